@@ -254,6 +254,8 @@ struct kube_slice {
 	struct kube_counter_set		*counter_sets;
 	size_t				 ncounter_sets;
 	int				 stale;		/* older generation */
+	const char			*rejected;	/* why the API server
+							   would refuse it */
 };
 
 /* A pool: all slices of one driver and pool name (joined). */
@@ -357,6 +359,7 @@ struct kube_pod;
 struct kube_claim {
 	struct kube_meta		 meta;
 	const char			*api_version;
+	const char			*rejected;	/* as on a slice */
 	struct kube_claim_spec		 spec;
 	int				 allocated;
 	struct kube_result		*results;
@@ -373,6 +376,7 @@ struct kube_claim {
 struct kube_claim_template {
 	struct kube_meta	meta;
 	const char		*api_version;
+	const char		*rejected;	/* as on a slice */
 	struct kube_claim_spec	spec;
 };
 
@@ -508,7 +512,8 @@ int	kube_snapshot_add(struct kube_snapshot *s, const struct cJSON *obj,
  * consumedCapacity per device.  Taints join slice taints with matching
  * DeviceTaintRules.  Pods join claims by spec.resourceClaims,
  * status.resourceClaimStatuses and reservedFor.  Sorting: slices,
- * pools, claims and nodes by name as kubectl does.  Idempotent.
+ * pools, claims and nodes by name as kubectl does.  Call it once,
+ * after the last kube_snapshot_add(); later calls do nothing.
  */
 void	kube_snapshot_finish(struct kube_snapshot *s);
 

@@ -52,7 +52,8 @@ dra_err_prefix(struct dra_err *err, const char *fmt, ...)
 	vsnprintf(prefix, sizeof prefix, fmt, ap);
 	va_end(ap);
 	memcpy(old, err->msg, sizeof old);
-	snprintf(err->msg, sizeof err->msg, "%s: %s", prefix, old);
+	snprintf(err->msg, sizeof err->msg, "%s: %.*s", prefix,
+	    (int)(sizeof err->msg - strlen(prefix) - 3), old);
 	return err->code;
 }
 

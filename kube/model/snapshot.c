@@ -1,0 +1,197 @@
+/*
+ * snapshot.c: the snapshot's lifetime, string interning, warnings and
+ * lookups (see model.h).
+ *
+ * Strings that repeat across hundreds of thousands of devices (driver
+ * and attribute names, product names, counter names) are interned in
+ * a uthash table so each is stored once; the index built by
+ * kube_snapshot_finish() is also uthash, keyed by the joined names.
+ */
+#include "model.h"
+#include "model-int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <uthash.h>
+
+#include "xmalloc.h"
+
+struct intern_entry {
+	const char	*str;	/* in the arena */
+	UT_hash_handle	 hh;
+};
+
+struct kube_snapshot *
+kube_snapshot_new(void)
+{
+	struct kube_snapshot	*s;
+
+	s = xcalloc(1, sizeof *s);
+	dra_arena_init(&s->arena);
+	s->now = (int64_t)time(NULL);
+	return s;
+}
+
+void
+kube_snapshot_free(struct kube_snapshot *s)
+{
+	struct intern_entry	*table, *e, *tmp;
+
+	if (s == NULL)
+		return;
+	table = s->intern;
+	HASH_ITER(hh, table, e, tmp) {
+		HASH_DEL(table, e);
+		/* entries live in the arena */
+	}
+	kube_index_free(s->index);
+	free(s->slices.v);
+	free(s->claims.v);
+	free(s->templates.v);
+	free(s->classes.v);
+	free(s->taint_rules.v);
+	free(s->pods.v);
+	free(s->nodes.v);
+	free(s->namespaces.v);
+	free(s->quotas.v);
+	free(s->pools.v);
+	free(s->warnings.v);
+	dra_arena_release(&s->arena);
+	free(s);
+}
+
+void
+kube_vec_push(void ***v, size_t *n, size_t *cap, void *item)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*v = xreallocarray(*v, *cap, sizeof **v);
+	}
+	(*v)[(*n)++] = item;
+}
+
+const char *
+kube_snapshot_intern_n(struct kube_snapshot *s, const char *str, size_t len)
+{
+	struct intern_entry	*table = s->intern, *e;
+
+	HASH_FIND(hh, table, str, len, e);
+	if (e != NULL)
+		return e->str;
+	e = dra_arena_alloc(&s->arena, sizeof *e);
+	e->str = dra_arena_strndup(&s->arena, str, len);
+	HASH_ADD_KEYPTR(hh, table, e->str, len, e);
+	s->intern = table;
+	return e->str;
+}
+
+const char *
+kube_snapshot_intern(struct kube_snapshot *s, const char *str)
+{
+	if (str == NULL)
+		return NULL;
+	return kube_snapshot_intern_n(s, str, strlen(str));
+}
+
+void
+kube_snapshot_warn(struct kube_snapshot *s, const char *object,
+    const char *fmt, ...)
+{
+	struct kube_warning	*w;
+	char			 msg[1024];
+	va_list			 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	w = dra_arena_alloc(&s->arena, sizeof *w);
+	w->object = dra_arena_strdup(&s->arena, object);
+	w->message = dra_arena_strdup(&s->arena, msg);
+	KUBE_VEC_PUSH(&s->warnings, w);
+}
+
+const char *
+kube_kv_get(const struct kube_kv *kv, size_t n, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(kv[i].key, key) == 0)
+			return kv[i].value;
+	}
+	return NULL;
+}
+
+const char *
+kube_device_node(const struct kube_device *d)
+{
+	if (d->node_name != NULL)
+		return d->node_name;
+	if (d->slice != NULL && d->slice->node_name != NULL)
+		return d->slice->node_name;
+	if (d->node_selector != NULL && d->node_selector->single_node != NULL)
+		return d->node_selector->single_node;
+	if (d->slice != NULL && d->slice->node_selector != NULL)
+		return d->slice->node_selector->single_node;
+	return NULL;
+}
+
+static const char *
+device_domain(const struct kube_device *d, const char *domain)
+{
+	if (domain != NULL)
+		return domain;
+	return d->slice != NULL ? d->slice->driver : "";
+}
+
+const struct kube_attr *
+kube_device_attr(const struct kube_device *d, const char *domain,
+    const char *id)
+{
+	size_t	i;
+
+	domain = device_domain(d, domain);
+	for (i = 0; i < d->nattrs; i++) {
+		if (strcmp(d->attrs[i].id, id) == 0 &&
+		    strcmp(d->attrs[i].domain, domain) == 0)
+			return &d->attrs[i];
+	}
+	return NULL;
+}
+
+const struct kube_capacity *
+kube_device_capacity(const struct kube_device *d, const char *domain,
+    const char *id)
+{
+	size_t	i;
+
+	domain = device_domain(d, domain);
+	for (i = 0; i < d->ncapacity; i++) {
+		if (strcmp(d->capacity[i].id, id) == 0 &&
+		    strcmp(d->capacity[i].domain, domain) == 0)
+			return &d->capacity[i];
+	}
+	return NULL;
+}
+
+char *
+kube_claim_state(const struct kube_claim *c, char *buf, size_t len)
+{
+	/* Mirrors kubectl's printer: pkg/printers/internalversion. */
+	buf[0] = '\0';
+	if (c->meta.deleted != 0)
+		snprintf(buf, len, "deleted");
+	if (!c->allocated) {
+		if (c->meta.deleted == 0)
+			snprintf(buf, len, "pending");
+	} else {
+		snprintf(buf + strlen(buf), len - strlen(buf), "%sallocated%s",
+		    buf[0] != '\0' ? "," : "",
+		    c->nreserved > 0 ? ",reserved" : "");
+	}
+	return buf;
+}
