@@ -1,0 +1,321 @@
+/*
+ * output.c: printing tables and objects the way kubectl does.
+ *
+ * Tables follow kubectl's printers (k8s.io/cli-runtime printers
+ * tabwriter: minimum width 6, padding 3, left-aligned, the last column
+ * unpadded).  Objects print as kubectl -o json (json.MarshalIndent
+ * with 4 spaces, HTML-safe escapes) and -o yaml (kube_yaml_write); a
+ * list of objects is a v1 List with an empty resourceVersion, as
+ * kubectl prints one.
+ */
+#include "dra.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "buf.h"
+#include "snapshot.h"
+#include "xmalloc.h"
+
+#define TAB_MINWIDTH	6
+#define TAB_PADDING	3
+
+int
+dra_output_parse(const char *s, enum dra_output *out)
+{
+	if (s == NULL || *s == '\0')
+		*out = DRA_OUT_TABLE;
+	else if (strcmp(s, "wide") == 0)
+		*out = DRA_OUT_WIDE;
+	else if (strcmp(s, "name") == 0)
+		*out = DRA_OUT_NAME;
+	else if (strcmp(s, "json") == 0)
+		*out = DRA_OUT_JSON;
+	else if (strcmp(s, "yaml") == 0)
+		*out = DRA_OUT_YAML;
+	else
+		return -1;
+	return 0;
+}
+
+static size_t
+text_width(const char *s)
+{
+	size_t	w = 0;
+
+	for (; *s != '\0'; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	}
+	return w;
+}
+
+static void
+pad(FILE *f, size_t n)
+{
+	static const char	spaces[] = "                                ";
+
+	while (n > 0) {
+		size_t	k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
+
+		fwrite(spaces, 1, k, f);
+		n -= k;
+	}
+}
+
+void
+dra_table_print(FILE *f, const struct dra_table *t, int wide, int no_headers)
+{
+	size_t	*width, *vis, nvis = 0, i, j, w;
+
+	width = xcalloc(t->ncolumns + 1, sizeof *width);
+	vis = xcalloc(t->ncolumns + 1, sizeof *vis);
+	for (j = 0; j < t->ncolumns; j++) {
+		if ((t->columns[j].flags & DRA_COL_WIDE) && !wide)
+			continue;
+		vis[nvis++] = j;
+		width[j] = no_headers ? 0 : text_width(t->columns[j].name);
+	}
+	for (i = 0; i < t->nrows; i++) {
+		for (j = 0; j < nvis; j++) {
+			w = text_width(t->rows[i].cells[vis[j]]);
+			if (w > width[vis[j]])
+				width[vis[j]] = w;
+		}
+	}
+	for (j = 0; j < nvis; j++) {
+		width[vis[j]] += TAB_PADDING;
+		if (width[vis[j]] < TAB_MINWIDTH)
+			width[vis[j]] = TAB_MINWIDTH;
+	}
+	if (!no_headers) {
+		for (j = 0; j < nvis; j++) {
+			fputs(t->columns[vis[j]].name, f);
+			if (j + 1 < nvis)
+				pad(f, width[vis[j]] -
+				    text_width(t->columns[vis[j]].name));
+		}
+		fputc('\n', f);
+	}
+	for (i = 0; i < t->nrows; i++) {
+		for (j = 0; j < nvis; j++) {
+			const char	*c = t->rows[i].cells[vis[j]];
+
+			fputs(c, f);
+			if (j + 1 < nvis)
+				pad(f, width[vis[j]] - text_width(c));
+		}
+		fputc('\n', f);
+	}
+	free(width);
+	free(vis);
+}
+
+static void
+json_string(FILE *f, const char *s)
+{
+	static const char	hex[] = "0123456789abcdef";
+	const unsigned char	*p;
+
+	fputc('"', f);
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		case '<':
+		case '>':
+		case '&':
+			fprintf(f, "\\u00%c%c", hex[*p >> 4], hex[*p & 15]);
+			break;
+		default:
+			if (*p < 0x20)
+				fprintf(f, "\\u00%c%c", hex[*p >> 4],
+				    hex[*p & 15]);
+			else if (p[0] == 0xe2 && p[1] == 0x80 &&
+			    (p[2] == 0xa8 || p[2] == 0xa9)) {
+				fprintf(f, "\\u202%c", p[2] == 0xa8 ? '8' :
+				    '9');
+				p += 2;
+			} else
+				fputc(*p, f);
+			break;
+		}
+	}
+	fputc('"', f);
+}
+
+static void
+json_number(FILE *f, double d)
+{
+	char	buf[64];
+
+	if (isnan(d) || isinf(d))
+		fputs("null", f);
+	else if (d == floor(d) && fabs(d) < 1e21)
+		fprintf(f, "%.0f", d);
+	else {
+		snprintf(buf, sizeof buf, "%.15g", d);
+		if (strtod(buf, NULL) != d)
+			snprintf(buf, sizeof buf, "%.17g", d);
+		fputs(buf, f);
+	}
+}
+
+static void
+json_value(FILE *f, const cJSON *v, int level)
+{
+	const cJSON	*c;
+	int		 i;
+
+	if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
+		int	obj = cJSON_IsObject(v);
+
+		if (v->child == NULL) {
+			fputs(obj ? "{}" : "[]", f);
+			return;
+		}
+		fputc(obj ? '{' : '[', f);
+		for (c = v->child; c != NULL; c = c->next) {
+			fputc('\n', f);
+			for (i = 0; i <= level; i++)
+				fputs("    ", f);
+			if (obj) {
+				json_string(f, c->string != NULL ? c->string :
+				    "");
+				fputs(": ", f);
+			}
+			json_value(f, c, level + 1);
+			if (c->next != NULL)
+				fputc(',', f);
+		}
+		fputc('\n', f);
+		for (i = 0; i < level; i++)
+			fputs("    ", f);
+		fputc(obj ? '}' : ']', f);
+		return;
+	}
+	if (cJSON_IsString(v))
+		json_string(f, v->valuestring);
+	else if (cJSON_IsRaw(v))
+		fputs(v->valuestring, f);
+	else if (cJSON_IsNumber(v))
+		json_number(f, v->valuedouble);
+	else if (cJSON_IsTrue(v))
+		fputs("true", f);
+	else if (cJSON_IsFalse(v))
+		fputs("false", f);
+	else
+		fputs("null", f);
+}
+
+void
+dra_json_print(FILE *f, const cJSON *v)
+{
+	json_value(f, v, 0);
+	fputc('\n', f);
+}
+
+static enum dra_ret
+print_one(FILE *f, const cJSON *o, enum dra_output out)
+{
+	struct dra_err	err;
+
+	if (out == DRA_OUT_JSON) {
+		dra_json_print(f, o);
+		return DRA_RET_OK;
+	}
+	if (kube_yaml_write(f, o, &err) != KUBE_OK)
+		return dra_error("%s", err.msg);
+	return DRA_RET_OK;
+}
+
+enum dra_ret
+dra_print_objects(FILE *f, const struct kube_snapshot *s,
+    const struct dra_table *t, enum dra_output out, int single)
+{
+	cJSON		*list, *items, *o, *md;
+	char		 name[2048];
+	size_t		 i;
+	enum dra_ret	 ret;
+
+	if (out == DRA_OUT_NAME) {
+		for (i = 0; i < t->nrows; i++)
+			fprintf(f, "%s\n", dra_row_name(t, &t->rows[i], name,
+			    sizeof name));
+		return DRA_RET_OK;
+	}
+	if (single && t->nrows == 1) {
+		o = dra_row_object(s, t, &t->rows[0]);
+		ret = print_one(f, o, out);
+		cJSON_Delete(o);
+		return ret;
+	}
+	/*
+	 * One tree for the whole list: kubectl's layout needs the items
+	 * nested under "items", and JSON output of a huge list is rare.
+	 */
+	list = cJSON_CreateObject();
+	cJSON_AddStringToObject(list, "apiVersion", "v1");
+	items = cJSON_AddArrayToObject(list, "items");
+	for (i = 0; i < t->nrows; i++) {
+		o = dra_row_object(s, t, &t->rows[i]);
+		if (o != NULL)
+			cJSON_AddItemToArray(items, o);
+	}
+	cJSON_AddStringToObject(list, "kind", "List");
+	md = cJSON_AddObjectToObject(list, "metadata");
+	cJSON_AddStringToObject(md, "resourceVersion", "");
+	ret = print_one(f, list, out);
+	cJSON_Delete(list);
+	return ret;
+}
+
+void
+dra_print_warnings(const struct kube_snapshot *s, int all)
+{
+	const struct kube_warning	*w, *o;
+	size_t				 i, j, shown = 0, dup = 0;
+
+	for (i = 0; i < s->warnings.n; i++) {
+		w = s->warnings.v[i];
+		/* Only a short window is checked for repeats. */
+		for (j = i > 64 ? i - 64 : 0; j < i; j++) {
+			o = s->warnings.v[j];
+			if (strcmp(o->message, w->message) == 0 &&
+			    strcmp(o->object != NULL ? o->object : "",
+			    w->object != NULL ? w->object : "") == 0)
+				break;
+		}
+		if (j < i) {
+			dup++;
+			continue;
+		}
+		if (!all && shown == DRA_MAX_WARNINGS)
+			continue;
+		if (w->object != NULL && *w->object != '\0')
+			dra_warning("%s: %s", w->object, w->message);
+		else
+			dra_warning("%s", w->message);
+		shown++;
+	}
+	if (s->warnings.n - dup > shown)
+		dra_warning("%zu more warnings not shown (use -v 2 to see "
+		    "them all)", s->warnings.n - dup - shown);
+}

@@ -1,0 +1,347 @@
+/*
+ * source.c: where a command's objects come from: a file (--from, read
+ * by kube_snapshot_load_file) or the cluster (kube/client: discovery
+ * picks the resource.k8s.io version, then one paged list per kind the
+ * view needs).
+ *
+ * A namespace-limited user cannot list everything: a 403 on one list
+ * is not fatal; the command goes on with what it could read and one
+ * "Warning:" line names the lists that were refused.
+ */
+#include "dra.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "buf.h"
+#include "snapshot.h"
+#include "xmalloc.h"
+
+#ifdef DRA_HAVE_CLIENT
+#include "client.h"
+#endif
+
+static void
+apply_now(struct kube_snapshot *s)
+{
+	const char	*now = getenv("KUBECTL_DRA_NOW");
+	char		*end;
+	long long	 v;
+
+	if (now == NULL || *now == '\0')
+		return;
+	v = strtoll(now, &end, 10);
+	if (*end == '\0' && v > 0)
+		s->now = (int64_t)v;
+}
+
+static enum dra_ret
+load_file(struct dra_ctx *ctx, struct kube_snapshot **out)
+{
+	struct kube_snapshot	*s;
+	struct dra_err		 err;
+
+	s = kube_snapshot_new();
+	dra_err_clear(&err);
+	if (kube_snapshot_load_file(s, ctx->opts.from, &err) != KUBE_OK) {
+		kube_snapshot_free(s);
+		return dra_error("%s", err.msg);
+	}
+	kube_snapshot_finish(s);
+	apply_now(s);
+	*out = s;
+	return DRA_RET_OK;
+}
+
+#ifdef DRA_HAVE_CLIENT
+
+static struct kube_client	*client;
+static int			 client_tried;
+static struct dra_err		 client_err;
+
+static void
+client_log(void *arg, int level, const char *line)
+{
+	(void)arg;
+	(void)level;
+	fprintf(stderr, "%s\n", line);
+}
+
+static void
+client_warn(void *arg, const char *msg)
+{
+	(void)arg;
+	dra_warning("%s", msg);
+}
+
+static struct kube_client *
+get_client(struct dra_ctx *ctx, struct dra_err *err)
+{
+	struct kube_client_opts	 co;
+	const struct dra_opts	*o = &ctx->opts;
+	long			 ms = 0;
+
+	if (client_tried) {
+		if (client == NULL && err != NULL)
+			*err = client_err;
+		return client;
+	}
+	client_tried = 1;
+	memset(&co, 0, sizeof co);
+	co.kubeconfig = o->kubeconfig;
+	co.context = o->context;
+	co.cluster = o->cluster;
+	co.user = o->user;
+	co.namespace = o->namespace;
+	co.server = o->server;
+	co.tls_server_name = o->tls_server_name;
+	co.certificate_authority = o->ca;
+	co.insecure_skip_tls_verify = o->insecure;
+	co.token = o->token;
+	co.username = o->username;
+	co.password = o->password;
+	co.client_certificate = o->client_cert;
+	co.client_key = o->client_key;
+	co.as = o->as;
+	co.as_uid = o->as_uid;
+	co.as_groups = o->as_groups;
+	co.n_as_groups = o->nas_groups;
+	if (o->request_timeout != NULL &&
+	    kube_parse_timeout(o->request_timeout, &ms, &client_err) !=
+	    KUBE_OK)
+		goto fail;
+	co.request_timeout_ms = ms;
+	co.log = client_log;
+	co.log_level = o->verbosity;
+	co.warn = client_warn;
+	client = kube_client_new(&co, &client_err);
+	if (client == NULL)
+		goto fail;
+	return client;
+fail:
+	if (err != NULL)
+		*err = client_err;
+	return NULL;
+}
+
+struct list_arg {
+	struct kube_snapshot	*s;
+	const char		*list_kind;
+};
+
+static int
+list_item(void *arg, const cJSON *item, const char *list_api_version,
+    struct dra_err *err)
+{
+	struct list_arg	*la = arg;
+
+	return kube_snapshot_add(la->s, item, list_api_version, la->list_kind,
+	    err);
+}
+
+struct kind_path {
+	unsigned	 need;
+	int		 dra;		/* under /apis/resource.k8s.io/V */
+	int		 namespaced;
+	const char	*resource;
+	const char	*list_kind;
+};
+
+static const struct kind_path kind_paths[] = {
+	{ DRA_NEED_NAMESPACES, 0, 0, "namespaces", "NamespaceList" },
+	{ DRA_NEED_NODES, 0, 0, "nodes", "NodeList" },
+	{ DRA_NEED_CLASSES, 1, 0, "deviceclasses", "DeviceClassList" },
+	{ DRA_NEED_TAINT_RULES, 1, 0, "devicetaintrules",
+	    "DeviceTaintRuleList" },
+	{ DRA_NEED_SLICES, 1, 0, "resourceslices", "ResourceSliceList" },
+	{ DRA_NEED_TEMPLATES, 1, 1, "resourceclaimtemplates",
+	    "ResourceClaimTemplateList" },
+	{ DRA_NEED_CLAIMS, 1, 1, "resourceclaims", "ResourceClaimList" },
+	{ DRA_NEED_PODS, 0, 1, "pods", "PodList" },
+	{ DRA_NEED_QUOTAS, 0, 1, "resourcequotas", "ResourceQuotaList" },
+};
+
+/*
+ * One pass over the lists.  Returns KUBE_OK, KUBE_E_GONE (a continue
+ * token expired: the caller starts again) or another error in err.
+ */
+static int
+load_lists(struct kube_client *c, const struct kube_dra_info *info,
+    unsigned needs, const char *ns, struct kube_snapshot *s,
+    struct dra_buf *refused, struct dra_err *err)
+{
+	struct list_arg	 la;
+	char		 path[512];
+	char		*qns;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < sizeof kind_paths / sizeof kind_paths[0]; i++) {
+		const struct kind_path	*k = &kind_paths[i];
+
+		if (!(needs & k->need))
+			continue;
+		if (k->need == DRA_NEED_TAINT_RULES &&
+		    !info->device_taint_rules)
+			continue;
+		qns = ns != NULL && k->namespaced ? kube_query_escape(ns) :
+		    NULL;
+		snprintf(path, sizeof path, "%s%s%s%s/%s",
+		    k->dra ? "/apis/" : "/api/v1",
+		    k->dra ? info->group_version : "",
+		    qns != NULL ? "/namespaces/" : "", qns != NULL ? qns : "",
+		    k->resource);
+		free(qns);
+		la.s = s;
+		la.list_kind = k->list_kind;
+		rc = kube_client_list(c, path, NULL, list_item, NULL, &la,
+		    NULL, err);
+		if (rc == KUBE_E_FORBIDDEN) {
+			if (refused->len > 0)
+				dra_buf_adds(refused, ", ");
+			dra_buf_adds(refused, k->resource);
+			continue;
+		}
+		if (rc != KUBE_OK)
+			return rc;
+	}
+	return KUBE_OK;
+}
+
+static enum dra_ret
+load_live(struct dra_ctx *ctx, unsigned needs, const char *ns,
+    struct kube_snapshot **out)
+{
+	struct kube_client	*c;
+	struct kube_dra_info	 info;
+	struct kube_snapshot	*s;
+	struct dra_buf		 refused;
+	struct dra_err		 err;
+	int			 rc, attempt;
+
+	dra_err_clear(&err);
+	c = get_client(ctx, &err);
+	if (c == NULL)
+		return dra_error("%s", err.msg);
+	if (kube_client_insecure(c))
+		dra_warning("TLS verification is off: the server's identity "
+		    "is not checked");
+	if (kube_discover_dra(c, &info, &err) != KUBE_OK)
+		return dra_error("%s", err.msg);
+	dra_buf_init(&refused, DRA_BUF_MAX_SMALL);
+	for (attempt = 0;; attempt++) {
+		s = kube_snapshot_new();
+		s->source = kube_snapshot_intern(s, kube_client_server(c));
+		s->served_version = kube_snapshot_intern(s,
+		    info.group_version);
+		dra_buf_reset(&refused);
+		rc = load_lists(c, &info, needs, ns, s, &refused, &err);
+		if (rc == KUBE_E_GONE && attempt == 0) {
+			kube_snapshot_free(s);
+			continue;
+		}
+		break;
+	}
+	if (rc != KUBE_OK) {
+		kube_snapshot_free(s);
+		dra_buf_release(&refused);
+		return dra_error("%s", err.msg);
+	}
+	if (refused.len > 0) {
+		if (ns != NULL)
+			dra_warning("cannot list %s in namespace \"%s\" "
+			    "(forbidden); showing what could be read",
+			    dra_buf_str(&refused), ns);
+		else
+			dra_warning("cannot list %s (forbidden); showing "
+			    "what could be read", dra_buf_str(&refused));
+	}
+	dra_buf_release(&refused);
+	kube_snapshot_finish(s);
+	apply_now(s);
+	*out = s;
+	return DRA_RET_OK;
+}
+
+#endif /* DRA_HAVE_CLIENT */
+
+enum dra_ret
+dra_source_load(struct dra_ctx *ctx, unsigned needs, const char *namespace,
+    struct kube_snapshot **out)
+{
+	*out = NULL;
+	if (ctx->opts.from != NULL)
+		return load_file(ctx, out);
+#ifdef DRA_HAVE_CLIENT
+	return load_live(ctx, needs, namespace, out);
+#else
+	(void)needs;
+	(void)namespace;
+	return dra_error("this build has no cluster client: read objects "
+	    "from a file with --from FILE");
+#endif
+}
+
+const char *
+dra_default_namespace(struct dra_ctx *ctx)
+{
+#ifdef DRA_HAVE_CLIENT
+	struct kube_client	*c;
+#endif
+
+	if (ctx->opts.namespace != NULL)
+		return ctx->opts.namespace;
+	if (ctx->opts.from != NULL)
+		return "default";
+#ifdef DRA_HAVE_CLIENT
+	c = get_client(ctx, NULL);
+	if (c != NULL)
+		return kube_client_namespace(c);
+#endif
+	return "default";
+}
+
+enum dra_ret
+dra_source_server_info(struct dra_ctx *ctx, char *git_version, size_t gvlen,
+    char *served, size_t slen, struct dra_err *err)
+{
+#ifdef DRA_HAVE_CLIENT
+	struct kube_client	*c;
+	struct kube_dra_info	 info;
+	int			 major, minor;
+
+	c = get_client(ctx, err);
+	if (c == NULL)
+		return DRA_RET_ERROR;
+	if (kube_server_version(c, &major, &minor, git_version, gvlen, err) !=
+	    KUBE_OK)
+		return DRA_RET_ERROR;
+	served[0] = '\0';
+	if (kube_discover_dra(c, &info, err) != KUBE_OK) {
+		if (err->code != KUBE_E_UNSUPPORTED)
+			return DRA_RET_ERROR;
+		snprintf(served, slen, "none");
+		return DRA_RET_OK;
+	}
+	snprintf(served, slen, "%s%s%s%s%s (reading %s)",
+	    info.served & KUBE_DRA_V1 ? "v1" : "",
+	    (info.served & KUBE_DRA_V1) && (info.served & ~KUBE_DRA_V1) ?
+	    "," : "",
+	    info.served & KUBE_DRA_V1BETA2 ? "v1beta2" : "",
+	    (info.served & KUBE_DRA_V1BETA2) &&
+	    (info.served & KUBE_DRA_V1BETA1) ? "," : "",
+	    info.served & KUBE_DRA_V1BETA1 ? "v1beta1" : "",
+	    info.version);
+	return DRA_RET_OK;
+#else
+	(void)ctx;
+	(void)git_version;
+	(void)gvlen;
+	(void)served;
+	(void)slen;
+	dra_err_set(err, KUBE_E_CONFIG, "this build has no cluster client");
+	return DRA_RET_ERROR;
+#endif
+}
