@@ -1,0 +1,338 @@
+/*
+ * yaml.c: a YAML document loaded into a small tree with positions.
+ *
+ * kubeconfig files are small, so the whole first document is built in
+ * an arena from libyaml's event stream with an explicit stack.  Each
+ * node keeps the line and column where it starts, so that the decoder
+ * in kubeconfig.c can say "FILE:12:7: users[0].user.token: ...".
+ * Aliases point at the anchored node instead of copying it; to keep
+ * "billion laughs" documents out, the size of the document with every
+ * alias expanded is counted and capped.  Scalars keep their text and
+ * whether they were plain, because YAML 1.1 resolves only plain
+ * scalars to null, booleans and numbers (go-yaml v2, which
+ * sigs.k8s.io/yaml and so clientcmd use).
+ */
+#include "client-int.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+#include <yaml.h>
+
+#include "arena.h"
+#include "err.h"
+#include "xmalloc.h"
+
+#define YAML_MAX_EXPANDED	1000000UL
+#define YAML_MAX_DEPTH		256
+
+struct yanchor {
+	struct yanchor		*next;
+	const char		*name;
+	struct kube_ynode	*node;
+	unsigned long		 weight;
+};
+
+struct yframe {
+	struct kube_ynode	 *node;
+	const char		 *anchor;
+	struct kube_ynode	**kids;
+	size_t			  n;
+	size_t			  cap;
+	unsigned long		  weight;	/* expanded size */
+};
+
+static struct kube_ynode *yaml_node(struct dra_arena *, enum kube_ytype,
+	    const yaml_mark_t *);
+static void	yaml_push_kid(struct yframe *, struct kube_ynode *,
+	    unsigned long);
+static int	yaml_is_bool(const struct kube_ynode *, int *);
+static int	yaml_is_number(const struct kube_ynode *, double *);
+
+static struct kube_ynode *
+yaml_node(struct dra_arena *a, enum kube_ytype type, const yaml_mark_t *m)
+{
+	struct kube_ynode	*n;
+
+	n = dra_arena_alloc(a, sizeof *n);
+	n->type = type;
+	n->line = (unsigned long)m->line + 1;
+	n->col = (unsigned long)m->column + 1;
+	return n;
+}
+
+static void
+yaml_push_kid(struct yframe *f, struct kube_ynode *kid, unsigned long w)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 8;
+		f->kids = xreallocarray(f->kids, f->cap, sizeof *f->kids);
+	}
+	f->kids[f->n++] = kid;
+	f->weight += w;
+	if (f->weight > YAML_MAX_EXPANDED)
+		f->weight = YAML_MAX_EXPANDED + 1;
+}
+
+int
+kube_yaml_load(const char *path, const char *data, size_t len,
+    struct dra_arena *a, struct kube_ynode **root, struct dra_err *err)
+{
+	yaml_parser_t		 parser;
+	yaml_event_t		 ev;
+	struct yframe		 stack[YAML_MAX_DEPTH + 1];
+	struct yanchor		*anchors = NULL, *an;
+	struct kube_ynode	*node, *done = NULL;
+	unsigned long		 weight = 0;
+	size_t			 depth = 0, i;
+	int			 rc = KUBE_OK, finished = 0, docs = 0;
+	const char		*anchor;
+
+	*root = NULL;
+	memset(stack, 0, sizeof stack);
+	if (!yaml_parser_initialize(&parser))
+		return dra_err_set(err, KUBE_E_CONFIG,
+		    "%s: cannot initialise the yaml parser", path);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)data,
+	    len);
+
+	while (!finished) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			rc = dra_err_set(err, KUBE_E_CONFIG,
+			    "%s:%lu:%lu: %s%s%s", path,
+			    (unsigned long)parser.problem_mark.line + 1,
+			    (unsigned long)parser.problem_mark.column + 1,
+			    parser.problem != NULL ? parser.problem :
+			    "malformed yaml",
+			    parser.context != NULL ? " " : "",
+			    parser.context != NULL ? parser.context : "");
+			break;
+		}
+		node = NULL;
+		anchor = NULL;
+		switch (ev.type) {
+		case YAML_DOCUMENT_START_EVENT:
+			docs++;
+			break;
+		case YAML_DOCUMENT_END_EVENT:
+			/* Only the first document counts (go-yaml v2). */
+			finished = 1;
+			break;
+		case YAML_STREAM_END_EVENT:
+			finished = 1;
+			break;
+		case YAML_SCALAR_EVENT:
+			node = yaml_node(a, KUBE_Y_SCALAR, &ev.start_mark);
+			node->str = dra_arena_strndup(a,
+			    (const char *)ev.data.scalar.value,
+			    ev.data.scalar.length);
+			node->len = strlen(node->str);
+			node->plain = ev.data.scalar.style ==
+			    YAML_PLAIN_SCALAR_STYLE &&
+			    ev.data.scalar.tag == NULL;
+			if (ev.data.scalar.tag != NULL && strcmp((const char *)
+			    ev.data.scalar.tag, "!!str") != 0 &&
+			    strcmp((const char *)ev.data.scalar.tag,
+			    YAML_STR_TAG) != 0)
+				node->plain = 1;	/* !!bool, !!int... */
+			anchor = (const char *)ev.data.scalar.anchor;
+			weight = 1;
+			break;
+		case YAML_ALIAS_EVENT:
+			for (an = anchors; an != NULL; an = an->next)
+				if (strcmp(an->name,
+				    (const char *)ev.data.alias.anchor) == 0)
+					break;
+			if (an == NULL) {
+				rc = dra_err_set(err, KUBE_E_CONFIG,
+				    "%s:%lu:%lu: unknown anchor \"%s\"", path,
+				    (unsigned long)ev.start_mark.line + 1,
+				    (unsigned long)ev.start_mark.column + 1,
+				    (const char *)ev.data.alias.anchor);
+				break;
+			}
+			node = an->node;
+			weight = an->weight;
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (depth == YAML_MAX_DEPTH) {
+				rc = dra_err_set(err, KUBE_E_CONFIG,
+				    "%s:%lu:%lu: nesting deeper than %d levels",
+				    path, (unsigned long)ev.start_mark.line + 1,
+				    (unsigned long)ev.start_mark.column + 1,
+				    YAML_MAX_DEPTH);
+				break;
+			}
+			depth++;
+			memset(&stack[depth], 0, sizeof stack[depth]);
+			stack[depth].node = yaml_node(a,
+			    ev.type == YAML_MAPPING_START_EVENT ? KUBE_Y_MAP :
+			    KUBE_Y_SEQ, &ev.start_mark);
+			anchor = ev.type == YAML_MAPPING_START_EVENT ?
+			    (const char *)ev.data.mapping_start.anchor :
+			    (const char *)ev.data.sequence_start.anchor;
+			if (anchor != NULL)
+				stack[depth].anchor = dra_arena_strdup(a,
+				    anchor);
+			stack[depth].weight = 1;
+			anchor = NULL;
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			node = stack[depth].node;
+			node->n = stack[depth].n;
+			if (node->n > 0) {
+				node->kids = dra_arena_calloc(a, node->n,
+				    sizeof *node->kids);
+				memcpy(node->kids, stack[depth].kids,
+				    node->n * sizeof *node->kids);
+			}
+			free(stack[depth].kids);
+			stack[depth].kids = NULL;
+			anchor = stack[depth].anchor;
+			weight = stack[depth].weight;
+			depth--;
+			break;
+		default:
+			break;
+		}
+		if (rc == KUBE_OK && node != NULL) {
+			if (anchor != NULL) {
+				an = dra_arena_alloc(a, sizeof *an);
+				an->name = dra_arena_strdup(a, anchor);
+				an->node = node;
+				an->weight = weight;
+				an->next = anchors;
+				anchors = an;
+			}
+			if (depth == 0)
+				done = node;
+			else
+				yaml_push_kid(&stack[depth], node, weight);
+			if ((depth == 0 ? weight :
+			    stack[depth].weight) > YAML_MAX_EXPANDED)
+				rc = dra_err_set(err, KUBE_E_CONFIG,
+				    "%s:%lu:%lu: document expands to more than "
+				    "%lu nodes through aliases", path,
+				    (unsigned long)ev.start_mark.line + 1,
+				    (unsigned long)ev.start_mark.column + 1,
+				    YAML_MAX_EXPANDED);
+		}
+		yaml_event_delete(&ev);
+		if (rc != KUBE_OK)
+			break;
+	}
+	for (i = 1; i <= depth; i++)
+		free(stack[i].kids);
+	yaml_parser_delete(&parser);
+	(void)docs;
+	if (rc == KUBE_OK)
+		*root = done;
+	return rc;
+}
+
+const struct kube_ynode *
+kube_ynode_get(const struct kube_ynode *m, const char *key)
+{
+	const struct kube_ynode	*found = NULL, *k;
+	size_t			 i;
+
+	if (m == NULL || m->type != KUBE_Y_MAP)
+		return NULL;
+	for (i = 0; i + 1 < m->n; i += 2) {
+		k = m->kids[i];
+		if (k->type == KUBE_Y_SCALAR && strcmp(k->str, key) == 0)
+			found = m->kids[i + 1];
+	}
+	return found;
+}
+
+int
+kube_ynode_is_null(const struct kube_ynode *n)
+{
+	if (n == NULL)
+		return 1;
+	if (n->type != KUBE_Y_SCALAR || !n->plain)
+		return 0;
+	return n->len == 0 || strcmp(n->str, "~") == 0 ||
+	    strcmp(n->str, "null") == 0 || strcmp(n->str, "Null") == 0 ||
+	    strcmp(n->str, "NULL") == 0;
+}
+
+/* YAML 1.1 booleans as go-yaml v2 resolves them. */
+static int
+yaml_is_bool(const struct kube_ynode *n, int *v)
+{
+	static const char *const yes[] = { "y", "Y", "yes", "Yes", "YES",
+	    "true", "True", "TRUE", "on", "On", "ON", NULL };
+	static const char *const no[] = { "n", "N", "no", "No", "NO",
+	    "false", "False", "FALSE", "off", "Off", "OFF", NULL };
+	size_t	i;
+
+	if (n->type != KUBE_Y_SCALAR || !n->plain)
+		return 0;
+	for (i = 0; yes[i] != NULL; i++)
+		if (strcmp(n->str, yes[i]) == 0) {
+			*v = 1;
+			return 1;
+		}
+	for (i = 0; no[i] != NULL; i++)
+		if (strcmp(n->str, no[i]) == 0) {
+			*v = 0;
+			return 1;
+		}
+	return 0;
+}
+
+static int
+yaml_is_number(const struct kube_ynode *n, double *v)
+{
+	char	*end;
+
+	if (n->type != KUBE_Y_SCALAR || !n->plain || n->len == 0)
+		return 0;
+	if (strchr("+-.0123456789", n->str[0]) == NULL)
+		return 0;
+	*v = strtod(n->str, &end);
+	return *end == '\0';
+}
+
+cJSON *
+kube_ynode_to_json(const struct kube_ynode *n)
+{
+	cJSON	*j, *kid;
+	double	 d;
+	int	 b;
+	size_t	 i;
+
+	if (kube_ynode_is_null(n))
+		return cJSON_CreateNull();
+	switch (n->type) {
+	case KUBE_Y_SCALAR:
+		if (yaml_is_bool(n, &b))
+			return cJSON_CreateBool(b);
+		if (yaml_is_number(n, &d))
+			return cJSON_CreateNumber(d);
+		return cJSON_CreateString(n->str);
+	case KUBE_Y_SEQ:
+		j = cJSON_CreateArray();
+		for (i = 0; i < n->n; i++)
+			cJSON_AddItemToArray(j, kube_ynode_to_json(n->kids[i]));
+		return j;
+	case KUBE_Y_MAP:
+		j = cJSON_CreateObject();
+		for (i = 0; i + 1 < n->n; i += 2) {
+			if (n->kids[i]->type != KUBE_Y_SCALAR)
+				continue;
+			kid = kube_ynode_to_json(n->kids[i + 1]);
+			cJSON_DeleteItemFromObjectCaseSensitive(j,
+			    n->kids[i]->str);
+			cJSON_AddItemToObject(j, n->kids[i]->str, kid);
+		}
+		return j;
+	}
+	return cJSON_CreateNull();
+}
