@@ -29,6 +29,9 @@
 #include "buf.h"
 #include "xmalloc.h"
 
+#define DEC_MAX_ITEMS	100000	/* entries in any one list field */
+#define DEC_MAX_DEPTH	32	/* path frames */
+
 struct dec {
 	struct kube_snapshot	*s;
 	struct dra_err		*err;
@@ -36,11 +39,21 @@ struct dec {
 	const char		*api_version;
 	int			 v1beta1;	/* flat shapes */
 	int			 failed;
-	char			 path[512];
-	size_t			 plen;
+	/*
+	 * The JSON path, kept as a stack of unformatted frames (a format
+	 * with at most one %zu or %s argument) and printed only when an
+	 * error or warning needs it: decoding 200,000 devices must not
+	 * pay for a snprintf per field.
+	 */
+	struct {
+		const char	*fmt;
+		int		 argtype;	/* 0 none, 'z' size_t, 's' str */
+		size_t		 z;
+		const char	*s;
+	}			 frames[DEC_MAX_DEPTH];
+	size_t			 plen;		/* frames in use */
+	char			 path[512];	/* formatted by dec_path() */
 };
-
-#define DEC_MAX_ITEMS	100000	/* entries in any one list field */
 
 static void	 dec_push(struct dec *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
@@ -51,22 +64,59 @@ static void	 dec_fail(struct dec *, const char *, const char *, ...)
 static void
 dec_push(struct dec *d, const char *fmt, ...)
 {
-	va_list	ap;
-	int	n;
+	const char	*pct;
+	va_list		 ap;
 
-	va_start(ap, fmt);
-	n = vsnprintf(d->path + d->plen, sizeof d->path - d->plen, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		d->plen += (size_t)n < sizeof d->path - d->plen ?
-		    (size_t)n : sizeof d->path - d->plen - 1;
+	if (d->plen == DEC_MAX_DEPTH)
+		return;
+	d->frames[d->plen].fmt = fmt;
+	d->frames[d->plen].argtype = 0;
+	if ((pct = strchr(fmt, '%')) != NULL) {
+		va_start(ap, fmt);
+		if (pct[1] == 'z') {
+			d->frames[d->plen].argtype = 'z';
+			d->frames[d->plen].z = va_arg(ap, size_t);
+		} else {
+			d->frames[d->plen].argtype = 's';
+			d->frames[d->plen].s = va_arg(ap, const char *);
+		}
+		va_end(ap);
+	}
+	d->plen++;
 }
 
 static void
 dec_pop(struct dec *d, size_t len)
 {
 	d->plen = len;
-	d->path[len] = '\0';
+}
+
+/* The path so far without its leading '.', into d->path. */
+static const char *
+dec_path(struct dec *d)
+{
+	size_t	i, n = 0;
+	int	w;
+
+	d->path[0] = '\0';
+	for (i = 0; i < d->plen && n < sizeof d->path; i++) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+		if (d->frames[i].argtype == 'z')
+			w = snprintf(d->path + n, sizeof d->path - n,
+			    d->frames[i].fmt, d->frames[i].z);
+		else if (d->frames[i].argtype == 's')
+			w = snprintf(d->path + n, sizeof d->path - n,
+			    d->frames[i].fmt, d->frames[i].s);
+		else
+			w = snprintf(d->path + n, sizeof d->path - n, "%s",
+			    d->frames[i].fmt);
+#pragma GCC diagnostic pop
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	return d->path[0] == '.' ? d->path + 1 : d->path;
 }
 
 /* Record the first error: "<what>: <path>.<field>: <message>". */
@@ -83,8 +133,7 @@ dec_fail(struct dec *d, const char *field, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	dra_err_set(d->err, KUBE_E_PARSE, "%s: %s%s%s: %s", d->what,
-	    d->path[0] == '.' ? d->path + 1 : d->path,
-	    field != NULL && d->plen > 0 ? "." : "",
+	    dec_path(d), field != NULL && d->plen > 0 ? "." : "",
 	    field != NULL ? field : "", msg);
 }
 
@@ -653,7 +702,7 @@ decode_taint(struct dec *d, const cJSON *t, struct kube_taint *out)
 	out->time_added = str_field(d, t, "timeAdded", 0, 0);
 	if (out->effect == KUBE_TAINT_UNKNOWN && !d->failed)
 		kube_snapshot_warn(d->s, d->what, "%s.effect: unknown taint "
-		    "effect \"%s\" (treated as None)", d->path + 1,
+		    "effect \"%s\" (treated as None)", dec_path(d),
 		    out->effect_text);
 }
 
@@ -666,8 +715,8 @@ beta_field_in_v1(struct dec *d, const char *field, const char *fix,
 
 	snprintf(msg, sizeof msg, "%s%s%s: v1beta1 field in a %s object "
 	    "(the API server rejects it: strict decoding error: unknown "
-	    "field; %s)", d->path[0] == '.' ? d->path + 1 : d->path,
-	    d->plen > 0 ? "." : "", field, d->api_version, fix);
+	    "field; %s)", dec_path(d), d->plen > 0 ? "." : "", field,
+	    d->api_version, fix);
 	kube_snapshot_warn(d->s, d->what, "%s", msg);
 	if (*rejected == NULL)
 		*rejected = dra_arena_strdup(&d->s->arena, msg);
@@ -835,7 +884,7 @@ decode_device_request(struct dec *d, const cJSON *obj,
 		if (!d->failed)
 			kube_snapshot_warn(d->s, d->what, "%s.allocationMode: "
 			    "unknown allocation mode \"%s\" (shown, not "
-			    "evaluated)", d->path + 1, r->mode_text);
+			    "evaluated)", dec_path(d), r->mode_text);
 	}
 	if (r->mode_text == NULL)
 		r->mode_text = "ExactCount";
@@ -978,7 +1027,7 @@ decode_claim_spec(struct dec *d, const cJSON *spec,
 				kube_snapshot_warn(d->s, d->what, "%s: "
 				    "constraint without matchAttribute or "
 				    "distinctAttribute (shown, not evaluated)",
-				    d->path + 1);
+				    dec_path(d));
 			}
 			dec_pop(d, save);
 		}

@@ -229,9 +229,10 @@ ybuild(struct yload *y, cJSON **out, int depth)
 				cJSON_Delete(key);
 				goto fail;
 			}
-			/* Later duplicates replace earlier ones. */
-			cJSON_DeleteItemFromObjectCaseSensitive(node,
-			    key->valuestring);
+			/*
+			 * A repeated key is not checked for (the API server
+			 * never writes one); the first one is read.
+			 */
 			cJSON_AddItemToObject(node, key->valuestring, child);
 			cJSON_Delete(key);
 		}
