@@ -14,6 +14,14 @@
  * resource.k8s.io/v1 and core/v1.  Map keys are written in the sorted order
  * that `kubectl get -o yaml` prints.
  *
+ * --apply writes the same cluster as the objects a user creates, for a
+ * real API server: no server fields (uid, resourceVersion, timestamps,
+ * generation, finalizers, ownerReferences), no status except the Nodes'
+ * (a loader writes it through the status subresource), no allocations,
+ * no bindings, and no claims that the resourceclaim controller makes from
+ * templates; pods run pause.  gen_meta and the gen_emit_* functions skip
+ * those parts when g->apply is set.
+ *
  * Everything is deterministic for a given --seed: object UIDs and GPU UUIDs
  * are hashes of (seed, kind, namespace, name), the claim mix comes from a
  * splitmix64 stream.
@@ -140,6 +148,7 @@ static const int gen_total[GEN_NCTR] = { 132, 8, 7, 0, 7, 1, 81152 };
 #define GEN_FULLMEM	"81559Mi"	/* NVML total memory, legacy path */
 #define GEN_DRIVER	"gpu.nvidia.com"
 #define GEN_NICDRIVER	"nic.example.com"
+#define GEN_APPLY_IMAGE	"registry.k8s.io/pause:3.10"	/* --apply pods */
 
 /* Static MIG: fixed partitionings, parts in device-name order. */
 struct gen_part {
@@ -258,6 +267,7 @@ struct gen {
 	uint64_t		 seed;
 	uint64_t		 rng;
 	int			 example;
+	int			 apply;		/* --apply: what a user creates */
 	int			 nnodes;
 	int			 ngpu;		/* per node */
 	int			 layout;
@@ -1426,15 +1436,16 @@ gen_meta(struct gen *g, const struct gen_meta *m)
 			out_kstr(o, kv[0], kv[1]);
 		out_close(o);
 	}
-	gen_ktime(o, "creationTimestamp", m->created);
-	if (m->finalizer != NULL) {
+	if (!g->apply)
+		gen_ktime(o, "creationTimestamp", m->created);
+	if (m->finalizer != NULL && !g->apply) {
 		out_klist(o, "finalizers");
 		out_str(o, m->finalizer);
 		out_close(o);
 	}
 	if (m->generate_name != NULL)
 		out_kstr(o, "generateName", m->generate_name);
-	if (m->generation > 0)
+	if (m->generation > 0 && !g->apply)
 		out_kint(o, "generation", m->generation);
 	if (m->labels != NULL) {
 		out_kmap(o, "labels");
@@ -1445,7 +1456,7 @@ gen_meta(struct gen *g, const struct gen_meta *m)
 	out_kstr(o, "name", m->name);
 	if (m->ns != NULL)
 		out_kstr(o, "namespace", m->ns);
-	if (m->owner_kind != NULL) {
+	if (m->owner_kind != NULL && !g->apply) {
 		gen_uid(g, m->owner_kind, m->ns, m->owner_name, uid,
 		    sizeof(uid));
 		out_klist(o, "ownerReferences");
@@ -1459,9 +1470,11 @@ gen_meta(struct gen *g, const struct gen_meta *m)
 		out_close(o);
 		out_close(o);
 	}
-	out_kfmt(o, "resourceVersion", "%lld", g->rv++);
-	gen_uid(g, m->kind, m->ns, m->name, uid, sizeof(uid));
-	out_kstr(o, "uid", uid);
+	if (!g->apply) {
+		out_kfmt(o, "resourceVersion", "%lld", g->rv++);
+		gen_uid(g, m->kind, m->ns, m->name, uid, sizeof(uid));
+		out_kstr(o, "uid", uid);
+	}
 	out_close(o);
 }
 
@@ -1487,9 +1500,11 @@ gen_emit_namespace(struct gen *g, int i)
 	out_str(o, "kubernetes");
 	out_close(o);
 	out_close(o);
-	out_kmap(o, "status");
-	out_kstr(o, "phase", "Active");
-	out_close(o);
+	if (!g->apply) {
+		out_kmap(o, "status");
+		out_kstr(o, "phase", "Active");
+		out_close(o);
+	}
 	out_close(o);
 }
 
@@ -1942,6 +1957,8 @@ gen_emit_quota(struct gen *g, int i)
 	gen_meta(g, &m);
 	for (sect = (const char *const[]){ "spec", "status", NULL };
 	    *sect != NULL; sect++) {
+		if (g->apply && strcmp(*sect, "status") == 0)
+			break;
 		out_kmap(o, *sect);
 		for (k = 0; k < 2; k++) {
 			if (k == 1 && strcmp(*sect, "spec") == 0)
@@ -2062,6 +2079,9 @@ gen_emit_claim(struct gen *g, const struct gen_claim *c)
 	char				 gname[80], uid[48];
 	int				 k;
 
+	/* --apply: the resourceclaim controller makes these from the Pod. */
+	if (g->apply && c->templ)
+		return;
 	memset(&m, 0, sizeof(m));
 	m.kind = "ResourceClaim";
 	m.name = c->name;
@@ -2082,7 +2102,7 @@ gen_emit_claim(struct gen *g, const struct gen_claim *c)
 	out_kmap(o, "spec");
 	gen_claim_spec(o, c->req, c->nreq, c->match_attr);
 	out_close(o);
-	if (!c->pending) {
+	if (!c->pending && !g->apply) {
 		n = &g->nodes[c->node];
 		out_kmap(o, "status");
 		out_kmap(o, "allocation");
@@ -2145,7 +2165,7 @@ gen_emit_pod(struct gen *g, const struct gen_claim *c)
 	long long			 t = c->created;
 	int				 k, ni = 0;
 
-	if (!c->pending) {
+	if (!c->pending && !g->apply) {
 		ni = c->node;
 		n = &g->nodes[ni];
 	}
@@ -2165,7 +2185,7 @@ gen_emit_pod(struct gen *g, const struct gen_claim *c)
 	out_kmap(o, "spec");
 	out_klist(o, "containers");
 	out_open(o, GEN_MAP);
-	out_kstr(o, "image", c->image);
+	out_kstr(o, "image", g->apply ? GEN_APPLY_IMAGE : c->image);
 	out_kstr(o, "imagePullPolicy", "IfNotPresent");
 	out_kstr(o, "name", "main");
 	out_kmap(o, "resources");
@@ -2218,6 +2238,11 @@ gen_emit_pod(struct gen *g, const struct gen_claim *c)
 	}
 	out_close(o);
 	out_close(o);
+	if (g->apply) {
+		/* The scheduler binds it; no kubelet ever writes status. */
+		out_close(o);
+		return;
+	}
 
 	out_kmap(o, "status");
 	out_klist(o, "conditions");
@@ -2378,6 +2403,10 @@ gen_usage(FILE *fp)
 "  -o, --output FILE      write to FILE instead of stdout\n"
 "  --example              the hand-tuned 4-node demo cluster; ignores the\n"
 "                         sizing options\n"
+"  --apply                write the same cluster as the objects a user\n"
+"                         creates (no status but the Nodes', no server\n"
+"                         fields, no bindings or allocations, no claims\n"
+"                         made from templates), for kubectl apply\n"
 "  -h, --help             this text\n"
 "\n"
 "exit status: 0 ok, 1 write error, 2 usage error\n",
@@ -2449,6 +2478,10 @@ main(int argc, char *argv[])
 		}
 		if (strcmp(arg, "--example") == 0) {
 			g.example = 1;
+			continue;
+		}
+		if (strcmp(arg, "--apply") == 0) {
+			g.apply = 1;
 			continue;
 		}
 		eq = strchr(arg, '=');
