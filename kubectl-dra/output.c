@@ -287,26 +287,41 @@ dra_print_objects(FILE *f, const struct kube_snapshot *s,
 	return ret;
 }
 
+static int
+warning_cmp(const void *pa, const void *pb)
+{
+	const struct kube_warning	*a = *(const struct kube_warning *const *)pa;
+	const struct kube_warning	*b = *(const struct kube_warning *const *)pb;
+	int				 c;
+
+	c = strcmp(a->object != NULL ? a->object : "",
+	    b->object != NULL ? b->object : "");
+	if (c == 0)
+		c = strcmp(a->message, b->message);
+	return c;
+}
+
 void
 dra_print_warnings(const struct kube_snapshot *s, int all)
 {
-	const struct kube_warning	*w, *o;
-	size_t				 i, j, shown = 0, dup = 0;
+	const struct kube_warning	**v, *w;
+	size_t				  i, shown = 0, n = 0;
 
+	if (s->warnings.n == 0)
+		return;
+	/*
+	 * Sorted by object, so the order does not depend on the order of
+	 * the input (a snapshot file lists kinds in its own order), and
+	 * each distinct warning once.
+	 */
+	v = xreallocarray(NULL, s->warnings.n, sizeof *v);
+	memcpy(v, s->warnings.v, s->warnings.n * sizeof *v);
+	qsort(v, s->warnings.n, sizeof *v, warning_cmp);
 	for (i = 0; i < s->warnings.n; i++) {
-		w = s->warnings.v[i];
-		/* Only a short window is checked for repeats. */
-		for (j = i > 64 ? i - 64 : 0; j < i; j++) {
-			o = s->warnings.v[j];
-			if (strcmp(o->message, w->message) == 0 &&
-			    strcmp(o->object != NULL ? o->object : "",
-			    w->object != NULL ? w->object : "") == 0)
-				break;
-		}
-		if (j < i) {
-			dup++;
+		w = v[i];
+		if (i > 0 && warning_cmp(&v[i - 1], &v[i]) == 0)
 			continue;
-		}
+		n++;
 		if (!all && shown == DRA_MAX_WARNINGS)
 			continue;
 		if (w->object != NULL && *w->object != '\0')
@@ -315,7 +330,8 @@ dra_print_warnings(const struct kube_snapshot *s, int all)
 			dra_warning("%s", w->message);
 		shown++;
 	}
-	if (s->warnings.n - dup > shown)
+	if (n > shown)
 		dra_warning("%zu more warnings not shown (use -v 2 to see "
-		    "them all)", s->warnings.n - dup - shown);
+		    "them all)", n - shown);
+	free(v);
 }

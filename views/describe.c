@@ -200,7 +200,7 @@ timestamp(int64_t t, char *buf, size_t len)
 
 static void
 d_kv(struct desc *d, int level, const char *title,
-    const struct kube_kv *kv, size_t n)
+    const struct kube_kv *kv, size_t n, const char *sep)
 {
 	size_t	i;
 
@@ -210,10 +210,10 @@ d_kv(struct desc *d, int level, const char *title,
 	}
 	for (i = 0; i < n; i++) {
 		if (i == 0)
-			d_line(d, level, "%s:\t%s=%s", title, kv[i].key,
-			    kv[i].value != NULL ? kv[i].value : "");
+			d_line(d, level, "%s:\t%s%s%s", title, kv[i].key,
+			    sep, kv[i].value != NULL ? kv[i].value : "");
 		else
-			d_line(d, level, "\t%s=%s", kv[i].key,
+			d_line(d, level, "\t%s%s%s", kv[i].key, sep,
 			    kv[i].value != NULL ? kv[i].value : "");
 	}
 }
@@ -227,8 +227,8 @@ d_meta(struct desc *d, const struct kube_snapshot *s,
 	d_line(d, 0, "Name:\t%s", m->name);
 	if (m->namespace != NULL)
 		d_line(d, 0, "Namespace:\t%s", m->namespace);
-	d_kv(d, 0, "Labels", m->labels, m->nlabels);
-	d_kv(d, 0, "Annotations", m->annotations, m->nannotations);
+	d_kv(d, 0, "Labels", m->labels, m->nlabels, "=");
+	d_kv(d, 0, "Annotations", m->annotations, m->nannotations, ": ");
 	if (api_version != NULL)
 		d_line(d, 0, "API Version:\t%s", api_version);
 	if (m->created != 0)
@@ -592,7 +592,7 @@ dra_describe_device(const struct kube_snapshot *s,
 			}
 			snprintf(tmp, sizeof tmp, "%s", view_qty_text(
 			    &dc->counters[j].value, q1, sizeof q1));
-			d_line(&d, 2, "%s:\t%s of %s, set used %s",
+			d_line(&d, 2, "%s:\tconsumes %s of %s (%s in use)",
 			    dc->counters[j].name, tmp,
 			    view_qty_text(&cs->counters[ci].value, q1,
 			    sizeof q1), view_qty(cs->consumed != NULL ?

@@ -99,8 +99,6 @@ dra_view_classes(const struct kube_snapshot *s, const struct dra_filter *f,
 	view_col(t, "SELECTORS", 0);
 	view_col(t, "EXTENDED-RESOURCE", 0);
 	view_col(t, "AGE", 0);
-	if (wide)
-		view_col(t, "CONFIG", DRA_COL_WIDE | DRA_COL_RIGHT);
 	dra_buf_init(&b, DRA_BUF_MAX_PAGE);
 	v = view_sort_meta((void *const *)s->classes.v, s->classes.n);
 	for (i = 0; i < s->classes.n; i++) {
@@ -128,8 +126,6 @@ dra_view_classes(const struct kube_snapshot *s, const struct dra_filter *f,
 		view_cell(&rb, dc->extended_resource_name);
 		view_cell(&rb, dra_format_age(s->now, dc->meta.created, tmp,
 		    sizeof tmp));
-		if (wide)
-			view_cellf(&rb, "%zu", dc->nconfig);
 	}
 	free(v);
 	dra_buf_release(&b);
