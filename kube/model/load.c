@@ -24,7 +24,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,31 +37,7 @@
 
 #define LOAD_MAX_DEPTH	128	/* nesting of one object */
 
-/* One built object on its way from the parser to the decoder. */
-struct yitem {
-	cJSON		*obj;
-	char		*api;		/* the enclosing list's, or NULL */
-	char		*kind;
-	size_t		 idx;
-	size_t		 line;
-	int		 in_list;
-};
-
-#define YQUEUE_LEN	64
-
-struct yqueue {
-	pthread_mutex_t	 mu;
-	pthread_cond_t	 cv;
-	struct yitem	 ring[YQUEUE_LEN];
-	size_t		 head;
-	size_t		 n;
-	int		 eof;		/* the parser has finished */
-	int		 rc;		/* its result */
-	int		 stop;		/* the decoder failed: stop parsing */
-};
-
 struct yload {
-	struct yqueue		*q;
 	yaml_parser_t		 parser;
 	yaml_event_t		 ev;
 	int			 have_ev;
@@ -318,41 +293,6 @@ pending_clear(struct pending *p)
 }
 
 /*
- * Hand one built object to the consumer, which owns it from here on:
- * kube_snapshot_add() runs on the loading thread while the parser
- * thread goes on reading (see load_yaml).  api and kind are the
- * enclosing list's, copied.
- */
-static int
-yemit(struct yload *y, cJSON *item, const char *api, const char *kind,
-    size_t idx, size_t line, int in_list)
-{
-	struct yqueue	*q = y->q;
-	struct yitem	*it;
-	int		 rc = KUBE_OK;
-
-	pthread_mutex_lock(&q->mu);
-	while (q->n == YQUEUE_LEN && !q->stop)
-		pthread_cond_wait(&q->cv, &q->mu);
-	if (q->stop) {
-		rc = KUBE_E_PARSE;	/* the consumer failed: stop */
-		cJSON_Delete(item);
-	} else {
-		it = &q->ring[(q->head + q->n) % YQUEUE_LEN];
-		it->obj = item;
-		it->api = api != NULL ? xstrdup(api) : NULL;
-		it->kind = kind != NULL ? xstrdup(kind) : NULL;
-		it->idx = idx;
-		it->line = line;
-		it->in_list = in_list;
-		q->n++;
-		pthread_cond_broadcast(&q->cv);
-	}
-	pthread_mutex_unlock(&q->mu);
-	return rc;
-}
-
-/*
  * One document whose root mapping start is in y->ev.  The "items"
  * sequence is streamed; every other key is built and kept in root.
  */
@@ -363,7 +303,7 @@ ydocument_mapping(struct yload *y)
 	struct pending	 pend;
 	char		*key = NULL;
 	const char	*api = NULL, *kind = NULL;
-	size_t		 idx = 0, line, i;
+	size_t		 idx = 0, line, i, items = 0;
 	int		 rc = KUBE_OK, streamed = 0;
 
 	memset(&pend, 0, sizeof pend);
@@ -395,6 +335,7 @@ ydocument_mapping(struct yload *y)
 				line = y->ev.start_mark.line + 1;
 				if ((rc = ybuild(y, &child, 1)) != KUBE_OK)
 					goto out;
+				items++;
 				v = cJSON_GetObjectItemCaseSensitive(child,
 				    "kind");
 				if (!cJSON_IsString(v) && kind == NULL) {
@@ -403,7 +344,9 @@ ydocument_mapping(struct yload *y)
 					idx++;
 					continue;
 				}
-				rc = yemit(y, child, api, kind, idx++, line, 1);
+				rc = add_item(y->s, child, api, kind, y->name,
+				    idx++, line, 1, y->err);
+				cJSON_Delete(child);
 				if (rc != KUBE_OK)
 					goto out;
 			}
@@ -419,14 +362,13 @@ ydocument_mapping(struct yload *y)
 			kind = child->valuestring;
 	}
 	if (!streamed) {
-		rc = yemit(y, root, NULL, NULL, 0, y->ev.start_mark.line + 1,
-		    0);
-		root = NULL;
+		rc = add_item(y->s, root, NULL, NULL, y->name, 0,
+		    y->ev.start_mark.line + 1, 0, y->err);
 		goto out;
 	}
 	for (i = 0; i < pend.n; i++) {
-		rc = yemit(y, pend.v[i], api, kind, i, pend.line[i], 1);
-		pend.v[i] = NULL;
+		rc = add_item(y->s, pend.v[i], api, kind, y->name, i,
+		    pend.line[i], 1, y->err);
 		if (rc != KUBE_OK)
 			goto out;
 	}
@@ -437,72 +379,18 @@ out:
 	return rc;
 }
 
-/* The parser thread: every document of the stream, then end. */
-static void *
-yparse_thread(void *arg)
-{
-	struct yload	*y = arg;
-	cJSON		*root;
-	int		 rc = KUBE_OK;
-
-	for (;;) {
-		if ((rc = ynext(y)) != KUBE_OK)
-			break;
-		if (y->ev.type == YAML_STREAM_END_EVENT)
-			break;
-		if (y->ev.type != YAML_DOCUMENT_START_EVENT)
-			continue;
-		if ((rc = ynext(y)) != KUBE_OK)
-			break;
-		if (y->ev.type == YAML_MAPPING_START_EVENT) {
-			rc = ydocument_mapping(y);
-		} else if (y->ev.type == YAML_SCALAR_EVENT &&
-		    y->ev.data.scalar.length == 0) {
-			rc = KUBE_OK;	/* an empty document */
-		} else if ((rc = ybuild(y, &root, 0)) == KUBE_OK) {
-			if (cJSON_IsNull(root))
-				cJSON_Delete(root);
-			else
-				rc = yemit(y, root, NULL, NULL, 0,
-				    y->ev.start_mark.line + 1, 0);
-		}
-		if (rc != KUBE_OK)
-			break;
-	}
-	pthread_mutex_lock(&y->q->mu);
-	y->q->eof = 1;
-	y->q->rc = rc;
-	pthread_cond_broadcast(&y->q->cv);
-	pthread_mutex_unlock(&y->q->mu);
-	return NULL;
-}
-
-/*
- * Two stages on two cores: a thread runs libyaml and builds each
- * item's cJSON tree (most of the time goes there), while this thread
- * decodes the items already built into the snapshot.  At most
- * YQUEUE_LEN items wait between the two, so memory stays bounded.
- * The first error wins: a decoding error stops the parser; a parse
- * error ends the stream after the items before it.
- */
 static int
 load_yaml(struct kube_snapshot *s, const char *name, FILE *f,
     const char *data, size_t len, struct dra_err *err)
 {
 	struct yload	 y;
-	struct yqueue	 q;
-	struct yitem	 it;
-	struct dra_err	 perr;
-	pthread_t	 thread;
-	int		 rc = KUBE_OK, eof;
+	cJSON		*root;
+	int		 rc = KUBE_OK;
 
 	memset(&y, 0, sizeof y);
-	memset(&q, 0, sizeof q);
-	dra_err_clear(&perr);
 	y.name = name;
 	y.s = s;
-	y.err = &perr;
-	y.q = &q;
+	y.err = err;
 	if (!yaml_parser_initialize(&y.parser))
 		return dra_err_set(err, KUBE_E_PARSE, "%s: cannot start the "
 		    "YAML parser", name);
@@ -511,52 +399,35 @@ load_yaml(struct kube_snapshot *s, const char *name, FILE *f,
 	else
 		yaml_parser_set_input_string(&y.parser,
 		    (const unsigned char *)data, len);
-	pthread_mutex_init(&q.mu, NULL);
-	pthread_cond_init(&q.cv, NULL);
-	if (pthread_create(&thread, NULL, yparse_thread, &y) != 0) {
-		yaml_parser_delete(&y.parser);
-		return dra_err_set(err, KUBE_E_IO, "%s: cannot start the "
-		    "parser thread", name);
-	}
 	for (;;) {
-		pthread_mutex_lock(&q.mu);
-		while (q.n == 0 && !q.eof)
-			pthread_cond_wait(&q.cv, &q.mu);
-		eof = q.n == 0 && q.eof;
-		if (!eof) {
-			it = q.ring[q.head];
-			q.head = (q.head + 1) % YQUEUE_LEN;
-			q.n--;
-			pthread_cond_broadcast(&q.cv);
-		}
-		pthread_mutex_unlock(&q.mu);
-		if (eof)
+		if ((rc = ynext(&y)) != KUBE_OK)
 			break;
-		if (rc == KUBE_OK) {
-			rc = add_item(s, it.obj, it.api, it.kind, name,
-			    it.idx, it.line, it.in_list, err);
-			if (rc != KUBE_OK) {
-				pthread_mutex_lock(&q.mu);
-				q.stop = 1;
-				pthread_cond_broadcast(&q.cv);
-				pthread_mutex_unlock(&q.mu);
+		if (y.ev.type == YAML_STREAM_END_EVENT)
+			break;
+		if (y.ev.type != YAML_DOCUMENT_START_EVENT)
+			continue;
+		if ((rc = ynext(&y)) != KUBE_OK)
+			break;
+		if (y.ev.type == YAML_MAPPING_START_EVENT) {
+			rc = ydocument_mapping(&y);
+		} else if (y.ev.type == YAML_SCALAR_EVENT &&
+		    y.ev.data.scalar.length == 0) {
+			rc = KUBE_OK;	/* an empty document */
+		} else {
+			if ((rc = ybuild(&y, &root, 0)) == KUBE_OK) {
+				if (!cJSON_IsNull(root))
+					rc = add_item(s, root, NULL, NULL,
+					    name, 0, y.ev.start_mark.line + 1,
+					    0, err);
+				cJSON_Delete(root);
 			}
 		}
-		cJSON_Delete(it.obj);
-		free(it.api);
-		free(it.kind);
-	}
-	pthread_join(thread, NULL);
-	if (rc == KUBE_OK && q.rc != KUBE_OK) {
-		rc = q.rc;
-		if (err != NULL)
-			*err = perr;
+		if (rc != KUBE_OK)
+			break;
 	}
 	if (y.have_ev)
 		yaml_event_delete(&y.ev);
 	yaml_parser_delete(&y.parser);
-	pthread_cond_destroy(&q.cv);
-	pthread_mutex_destroy(&q.mu);
 	return rc;
 }
 
