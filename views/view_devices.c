@@ -44,10 +44,12 @@ device_claims(struct dra_buf *b, const struct kube_device *d)
 	}
 }
 
+/* Counters a device consumes: "set(memory=10Gi,+3)" per set. */
 static void
 device_counters(struct dra_buf *b, const struct kube_device *d)
 {
 	const struct kube_device_counters	*dc;
+	const struct kube_counter		*key;
 	char					 q[64];
 	size_t					 i, j;
 
@@ -55,11 +57,17 @@ device_counters(struct dra_buf *b, const struct kube_device *d)
 		dc = &d->consumes[i];
 		if (i > 0)
 			dra_buf_adds(b, ";");
+		key = dc->ncounters > 0 ? &dc->counters[0] : NULL;
+		for (j = 0; j < dc->ncounters; j++) {
+			if (strcmp(dc->counters[j].name, "memory") == 0)
+				key = &dc->counters[j];
+		}
 		dra_buf_addf(b, "%s(", dc->counter_set);
-		for (j = 0; j < dc->ncounters; j++)
-			dra_buf_addf(b, "%s%s=%s", j > 0 ? "," : "",
-			    dc->counters[j].name,
-			    view_qty_text(&dc->counters[j].value, q, sizeof q));
+		if (key != NULL)
+			dra_buf_addf(b, "%s=%s", key->name,
+			    view_qty_text(&key->value, q, sizeof q));
+		if (dc->ncounters > 1)
+			dra_buf_addf(b, ",+%zu", dc->ncounters - 1);
 		dra_buf_adds(b, ")");
 	}
 }
@@ -171,7 +179,7 @@ struct pool_counter {
 };
 
 static void
-pool_counters(struct dra_buf *b, const struct kube_pool *p)
+pool_counters(struct dra_buf *b, const struct kube_pool *p, int all)
 {
 	struct pool_counter		*pc = NULL;
 	const struct kube_counter_set	*cs;
@@ -203,13 +211,23 @@ pool_counters(struct dra_buf *b, const struct kube_pool *p)
 			}
 		}
 	}
+	/* Narrow: the memory counter (else the first) and how many more. */
+	k = 0;
 	for (m = 0; m < npc; m++) {
-		if (m > 0)
+		if (strcmp(pc[m].name, "memory") == 0)
+			k = m;
+	}
+	for (m = 0; m < npc; m++) {
+		if (!all && m != k)
+			continue;
+		if (b->len > 0)
 			dra_buf_adds(b, ", ");
 		dra_buf_addf(b, "%s %s/%s", pc[m].name,
 		    view_qty(pc[m].used, q1, sizeof q1),
 		    view_qty(pc[m].total, q2, sizeof q2));
 	}
+	if (!all && npc > 1)
+		dra_buf_addf(b, " (+%zu)", npc - 1);
 	free(pc);
 }
 
@@ -327,7 +345,7 @@ dra_view_pools(const struct kube_snapshot *s, const struct dra_filter *f,
 		view_cellf(&rb, "%zu", nalloc);
 		view_cellf(&rb, "%zu", navail);
 		dra_buf_reset(&b);
-		pool_counters(&b, p);
+		pool_counters(&b, p, wide);
 		view_cell(&rb, dra_buf_str(&b));
 		if (!wide)
 			continue;
