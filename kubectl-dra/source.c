@@ -198,6 +198,28 @@ load_lists(struct kube_client *c, const struct kube_dra_info *info,
 		la.list_kind = k->list_kind;
 		rc = kube_client_list(c, path, NULL, list_item, NULL, &la,
 		    NULL, err);
+		if (rc == KUBE_E_FORBIDDEN && ns == NULL && k->namespaced) {
+			/*
+			 * A namespace-limited user: read the context's
+			 * namespace at least.
+			 */
+			qns = kube_query_escape(kube_client_namespace(c));
+			snprintf(path, sizeof path, "%s%s/namespaces/%s/%s",
+			    k->dra ? "/apis/" : "/api/v1",
+			    k->dra ? info->group_version : "", qns,
+			    k->resource);
+			free(qns);
+			rc = kube_client_list(c, path, NULL, list_item, NULL,
+			    &la, NULL, err);
+			if (rc == KUBE_OK) {
+				if (refused->len > 0)
+					dra_buf_adds(refused, ", ");
+				dra_buf_addf(refused, "%s outside namespace "
+				    "\"%s\"", k->resource,
+				    kube_client_namespace(c));
+				continue;
+			}
+		}
 		if (rc == KUBE_E_FORBIDDEN) {
 			if (refused->len > 0)
 				dra_buf_adds(refused, ", ");
