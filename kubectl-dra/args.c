@@ -151,6 +151,11 @@ set_flag(const struct dra_flag *f, const char *value, struct dra_opts *o,
 		return dra_err_set(err, KUBE_E_CONFIG, "invalid argument "
 		    "\"%s\" for \"--%s\" flag: expected true or false", value,
 		    f->name);
+	if (f->has_arg && value == NULL)
+		return dra_err_set(err, KUBE_E_CONFIG,
+		    "flag needs an argument: --%s", f->name);
+	if (value == NULL)
+		value = "";	/* a boolean flag: only b is read */
 	switch (f->id) {
 	case DRA_F_KUBECONFIG:
 		o->kubeconfig = value;

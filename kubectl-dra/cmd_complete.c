@@ -38,11 +38,14 @@ has_prefix(const char *s, const char *prefix)
 static void
 offer(const char *pre, const char *cand, const char *cur)
 {
-	char	full[1024];
+	size_t	n = strlen(pre);
 
-	snprintf(full, sizeof full, "%s%s", pre, cand);
-	if (has_prefix(full, cur))
-		printf("%s\n", full);
+	/* pre + cand starts with cur, without building the joined string. */
+	if (strncmp(pre, cur, strlen(cur) < n ? strlen(cur) : n) != 0)
+		return;
+	if (strlen(cur) > n && !has_prefix(cand, cur + n))
+		return;
+	printf("%s%s\n", pre, cand);
 }
 
 static void

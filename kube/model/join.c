@@ -157,8 +157,10 @@ cmp_pool(const void *a, const void *b)
 	return strcmp(pa->name, pb->name);
 }
 
-#define SORT(vec)							\
-	qsort((vec).v, (vec).n, sizeof *(vec).v, cmp_obj)
+#define SORT(vec) do {							\
+	if ((vec).n > 1)						\
+		qsort((vec).v, (vec).n, sizeof *(vec).v, cmp_obj);	\
+} while (0)
 
 static void	pool_invalid(struct kube_snapshot *, struct kube_pool *,
 		    const char *, ...) __attribute__((format(printf, 3, 4)));
@@ -224,7 +226,8 @@ gather_pools(struct kube_snapshot *s, struct kube_index *ix)
 		if (cmp_str(p->node_name, sl->node_name) != 0)
 			p->node_name = NULL;
 	}
-	qsort(s->pools.v, s->pools.n, sizeof *s->pools.v, cmp_pool);
+	if (s->pools.n > 1)
+		qsort(s->pools.v, s->pools.n, sizeof *s->pools.v, cmp_pool);
 	for (i = 0; i < s->pools.n; i++) {
 		p = s->pools.v[i];
 		p->complete = (int64_t)p->nslices == p->slice_count;
