@@ -258,6 +258,7 @@ load_live(struct dra_ctx *ctx, unsigned needs, const char *ns,
 		s->source = kube_snapshot_intern(s, kube_client_server(c));
 		s->served_version = kube_snapshot_intern(s,
 		    info.group_version);
+		s->slices_unread = !(needs & DRA_NEED_SLICES);
 		dra_buf_reset(&refused);
 		rc = load_lists(c, &info, needs, ns, s, &refused, &err);
 		if (rc == KUBE_E_GONE && attempt == 0) {

@@ -420,6 +420,8 @@ join_claims(struct kube_snapshot *s, struct kube_index *ix)
 			r = &c->results[j];
 			d = ix_find(ix->devices, r->driver, r->pool, r->device);
 			r->dev = d;
+			if (d == NULL && s->slices_unread)
+				continue;
 			if (d == NULL) {
 				snprintf(obj, sizeof obj, "resourceclaim %s/%s",
 				    c->meta.namespace, c->meta.name);

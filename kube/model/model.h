@@ -466,6 +466,12 @@ struct kube_snapshot {
 	KUBE_VEC(struct kube_pool)		pools;
 	KUBE_VEC(struct kube_warning)		warnings;
 	size_t					ignored; /* other kinds */
+	/*
+	 * Set by a loader that did not read ResourceSlices (a view that
+	 * needs none): allocations are then not checked against the
+	 * published devices, and no warning says they are unpublished.
+	 */
+	int					slices_unread;
 	size_t					ndevices;
 
 	struct kube_index	*index;		/* lookups, after finish */
