@@ -24,6 +24,7 @@
 #include "arena.h"
 #include "err.h"
 #include "xmalloc.h"
+#include "yamlscalar.h"
 
 #define YAML_MAX_EXPANDED	1000000UL
 #define YAML_MAX_DEPTH		256
@@ -48,8 +49,6 @@ static struct kube_ynode *yaml_node(struct dra_arena *, enum kube_ytype,
 	    const yaml_mark_t *);
 static void	yaml_push_kid(struct yframe *, struct kube_ynode *,
 	    unsigned long);
-static int	yaml_is_bool(const struct kube_ynode *, int *);
-static int	yaml_is_number(const struct kube_ynode *, double *);
 
 static struct kube_ynode *
 yaml_node(struct dra_arena *a, enum kube_ytype type, const yaml_mark_t *m)
@@ -255,49 +254,12 @@ kube_ynode_is_null(const struct kube_ynode *n)
 {
 	if (n == NULL)
 		return 1;
-	if (n->type != KUBE_Y_SCALAR || !n->plain)
-		return 0;
-	return n->len == 0 || strcmp(n->str, "~") == 0 ||
-	    strcmp(n->str, "null") == 0 || strcmp(n->str, "Null") == 0 ||
-	    strcmp(n->str, "NULL") == 0;
-}
-
-/* YAML 1.1 booleans as go-yaml v2 resolves them. */
-static int
-yaml_is_bool(const struct kube_ynode *n, int *v)
-{
-	static const char *const yes[] = { "y", "Y", "yes", "Yes", "YES",
-	    "true", "True", "TRUE", "on", "On", "ON", NULL };
-	static const char *const no[] = { "n", "N", "no", "No", "NO",
-	    "false", "False", "FALSE", "off", "Off", "OFF", NULL };
-	size_t	i;
+	double	d;
+	int	b;
 
 	if (n->type != KUBE_Y_SCALAR || !n->plain)
 		return 0;
-	for (i = 0; yes[i] != NULL; i++)
-		if (strcmp(n->str, yes[i]) == 0) {
-			*v = 1;
-			return 1;
-		}
-	for (i = 0; no[i] != NULL; i++)
-		if (strcmp(n->str, no[i]) == 0) {
-			*v = 0;
-			return 1;
-		}
-	return 0;
-}
-
-static int
-yaml_is_number(const struct kube_ynode *n, double *v)
-{
-	char	*end;
-
-	if (n->type != KUBE_Y_SCALAR || !n->plain || n->len == 0)
-		return 0;
-	if (strchr("+-.0123456789", n->str[0]) == NULL)
-		return 0;
-	*v = strtod(n->str, &end);
-	return *end == '\0';
+	return dra_yaml_resolve(n->str, n->len, &d, &b) == DRA_YAML_NULL;
 }
 
 cJSON *
@@ -312,10 +274,18 @@ kube_ynode_to_json(const struct kube_ynode *n)
 		return cJSON_CreateNull();
 	switch (n->type) {
 	case KUBE_Y_SCALAR:
-		if (yaml_is_bool(n, &b))
+		if (!n->plain)
+			return cJSON_CreateString(n->str);
+		switch (dra_yaml_resolve(n->str, n->len, &d, &b)) {
+		case DRA_YAML_NULL:
+			return cJSON_CreateNull();
+		case DRA_YAML_BOOL:
 			return cJSON_CreateBool(b);
-		if (yaml_is_number(n, &d))
+		case DRA_YAML_NUMBER:
 			return cJSON_CreateNumber(d);
+		case DRA_YAML_STRING:
+			break;
+		}
 		return cJSON_CreateString(n->str);
 	case KUBE_Y_SEQ:
 		j = cJSON_CreateArray();

@@ -168,9 +168,9 @@ get(const cJSON *obj, const char *field)
 }
 
 /*
- * The text of a scalar: strings as they are; numbers as written (the
- * YAML reader keeps the source text in valuestring) or formatted;
- * booleans as true/false.  NULL for other types.
+ * The text of a scalar: strings as they are; numbers and booleans as
+ * written (the YAML reader keeps the literal in valuestring: "y",
+ * "1.10") or else formatted.  NULL for other types.
  */
 static const char *
 scalar_text(const cJSON *v, char *buf, size_t len)
@@ -189,8 +189,11 @@ scalar_text(const cJSON *v, char *buf, size_t len)
 			snprintf(buf, len, "%.17g", x);
 		return buf;
 	}
-	if (cJSON_IsBool(v))
+	if (cJSON_IsBool(v)) {
+		if (v->valuestring != NULL)
+			return v->valuestring;
 		return cJSON_IsTrue(v) ? "true" : "false";
+	}
 	return NULL;
 }
 

@@ -34,6 +34,7 @@
 
 #include "buf.h"
 #include "xmalloc.h"
+#include "yamlscalar.h"
 
 #define LOAD_MAX_DEPTH	128	/* nesting of one object */
 
@@ -82,72 +83,10 @@ ynext(struct yload *y)
 	return KUBE_OK;
 }
 
-static int
-is_plain_null(const char *v, size_t len)
-{
-	return len == 0 || strcmp(v, "~") == 0 || strcmp(v, "null") == 0 ||
-	    strcmp(v, "Null") == 0 || strcmp(v, "NULL") == 0;
-}
-
-static int
-plain_bool(const char *v)
-{
-	static const char *const t[] = { "true", "True", "TRUE", "yes", "Yes",
-	    "YES", "on", "On", "ON", NULL };
-	static const char *const f[] = { "false", "False", "FALSE", "no",
-	    "No", "NO", "off", "Off", "OFF", NULL };
-	int			 i;
-
-	for (i = 0; t[i] != NULL; i++)
-		if (strcmp(v, t[i]) == 0)
-			return 1;
-	for (i = 0; f[i] != NULL; i++)
-		if (strcmp(v, f[i]) == 0)
-			return 0;
-	return -1;
-}
-
-/* A plain scalar that reads as a YAML 1.1 int or float. */
-static int
-plain_number(const char *v, double *out)
-{
-	const char	*p = v;
-	char		*end;
-	int		 digits = 0;
-
-	if (*p == '+' || *p == '-')
-		p++;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		*out = (double)strtoll(v, &end, 16);
-		return *end == '\0' && end != v + 2;
-	}
-	for (; isdigit((unsigned char)*p); p++)
-		digits++;
-	if (*p == '.')
-		for (p++; isdigit((unsigned char)*p); p++)
-			digits++;
-	if (digits == 0)
-		return 0;
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '+' || *p == '-')
-			p++;
-		if (!isdigit((unsigned char)*p))
-			return 0;
-		while (isdigit((unsigned char)*p))
-			p++;
-	}
-	if (*p != '\0')
-		return 0;
-	*out = strtod(v, &end);
-	return 1;
-}
-
 static cJSON *
 scalar_json(const yaml_event_t *ev)
 {
 	const char	*v = (const char *)ev->data.scalar.value;
-	size_t		 len = ev->data.scalar.length;
 	cJSON		*j;
 	double		 num;
 	int		 b;
@@ -157,17 +96,26 @@ scalar_json(const yaml_event_t *ev)
 	    strcmp((const char *)ev->data.scalar.tag,
 	    YAML_STR_TAG) == 0))
 		return cJSON_CreateString(v);
-	if (is_plain_null(v, len))
+	switch (dra_yaml_resolve(v, ev->data.scalar.length, &num, &b)) {
+	case DRA_YAML_NULL:
 		return cJSON_CreateNull();
-	if ((b = plain_bool(v)) >= 0)
-		return cJSON_CreateBool(b);
-	if (plain_number(v, &num)) {
+	case DRA_YAML_BOOL:
+		j = cJSON_CreateBool(b);
+		break;
+	case DRA_YAML_NUMBER:
 		j = cJSON_CreateNumber(num);
-		/* Keep the text: cJSON_Delete frees valuestring. */
-		j->valuestring = xstrdup(v);
-		return j;
+		break;
+	case DRA_YAML_STRING:
+	default:
+		return cJSON_CreateString(v);
 	}
-	return cJSON_CreateString(v);
+	/*
+	 * Keep the literal (cJSON_Delete frees valuestring): where the
+	 * field is a string, "1.10" stays "1.10" and "y" stays "y", as
+	 * sigs.k8s.io/yaml keeps it when the target type is a string.
+	 */
+	j->valuestring = xstrdup(v);
+	return j;
 }
 
 /*

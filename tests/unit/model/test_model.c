@@ -612,6 +612,38 @@ test_list_kind_inherited(void **state)
 	kube_snapshot_free(s);
 }
 
+/* Plain YAML literals keep their text where the field is a string. */
+static void
+test_yaml_literals_kept(void **state)
+{
+	static const char *doc =
+	    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	    "metadata: {name: s, labels: {tier: y, rev: 1.10, on: off}}\n"
+	    "spec:\n  driver: d\n  nodeName: n\n"
+	    "  pool: {name: n, generation: 1, resourceSliceCount: 1}\n"
+	    "  devices:\n"
+	    "  - name: y\n"
+	    "    attributes: {v: {string: 1.10}, n: {int: 0x10}}\n";
+	struct kube_snapshot	*s;
+	struct kube_slice	*sl;
+	struct kube_device	*d;
+
+	(void)state;
+	s = load(doc);
+	sl = s->slices.v[0];
+	assert_string_equal(kube_kv_get(sl->meta.labels, sl->meta.nlabels,
+	    "tier"), "y");
+	assert_string_equal(kube_kv_get(sl->meta.labels, sl->meta.nlabels,
+	    "rev"), "1.10");
+	assert_string_equal(kube_kv_get(sl->meta.labels, sl->meta.nlabels,
+	    "on"), "off");
+	d = kube_snapshot_device(s, "d", "n", "y");
+	assert_non_null(d);
+	assert_string_equal(kube_device_attr(d, NULL, "v")->s, "1.10");
+	assert_int_equal(kube_device_attr(d, NULL, "n")->i, 16);
+	kube_snapshot_free(s);
+}
+
 int
 main(void)
 {
@@ -627,6 +659,7 @@ main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_list_kind_inherited),
+		cmocka_unit_test(test_yaml_literals_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
