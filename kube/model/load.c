@@ -50,7 +50,8 @@ struct yload {
 /* Pending items of a List whose kind comes after its items. */
 struct pending {
 	cJSON	**v;
-	size_t	 *line;
+	size_t	 *line;		/* 0 when unknown (JSON) */
+	size_t	 *idx;		/* position in items */
 	size_t	  n, cap;
 };
 
@@ -217,15 +218,35 @@ add_item(struct kube_snapshot *s, cJSON *item, const char *api,
 }
 
 static void
-pending_push(struct pending *p, cJSON *item, size_t line)
+pending_push(struct pending *p, cJSON *item, size_t idx, size_t line)
 {
 	if (p->n == p->cap) {
 		p->cap = p->cap ? p->cap * 2 : 16;
 		p->v = xreallocarray(p->v, p->cap, sizeof *p->v);
 		p->line = xreallocarray(p->line, p->cap, sizeof *p->line);
+		p->idx = xreallocarray(p->idx, p->cap, sizeof *p->idx);
 	}
 	p->v[p->n] = item;
+	p->idx[p->n] = idx;
 	p->line[p->n++] = line;
+}
+
+/* Add the held items once the list's apiVersion and kind are known. */
+static int
+pending_add(struct kube_snapshot *s, const struct pending *p,
+    const char *api, const char *kind, const char *name,
+    struct dra_err *err)
+{
+	size_t	i;
+	int	rc;
+
+	for (i = 0; i < p->n; i++) {
+		rc = add_item(s, p->v[i], api, kind, name, p->idx[i],
+		    p->line[i], 1, err);
+		if (rc != KUBE_OK)
+			return rc;
+	}
+	return KUBE_OK;
 }
 
 static void
@@ -237,6 +258,7 @@ pending_clear(struct pending *p)
 		cJSON_Delete(p->v[i]);
 	free(p->v);
 	free(p->line);
+	free(p->idx);
 	memset(p, 0, sizeof *p);
 }
 
@@ -251,7 +273,7 @@ ydocument_mapping(struct yload *y)
 	struct pending	 pend;
 	char		*key = NULL;
 	const char	*api = NULL, *kind = NULL;
-	size_t		 idx = 0, line, i, items = 0;
+	size_t		 idx = 0, line;
 	int		 rc = KUBE_OK, streamed = 0;
 
 	memset(&pend, 0, sizeof pend);
@@ -283,13 +305,11 @@ ydocument_mapping(struct yload *y)
 				line = y->ev.start_mark.line + 1;
 				if ((rc = ybuild(y, &child, 1)) != KUBE_OK)
 					goto out;
-				items++;
 				v = cJSON_GetObjectItemCaseSensitive(child,
 				    "kind");
 				if (!cJSON_IsString(v) && kind == NULL) {
 					/* Its kind may come from the list. */
-					pending_push(&pend, child, line);
-					idx++;
+					pending_push(&pend, child, idx++, line);
 					continue;
 				}
 				rc = add_item(y->s, child, api, kind, y->name,
@@ -314,12 +334,7 @@ ydocument_mapping(struct yload *y)
 		    y->ev.start_mark.line + 1, 0, y->err);
 		goto out;
 	}
-	for (i = 0; i < pend.n; i++) {
-		rc = add_item(y->s, pend.v[i], api, kind, y->name, i,
-		    pend.line[i], 1, y->err);
-		if (rc != KUBE_OK)
-			goto out;
-	}
+	rc = pending_add(y->s, &pend, api, kind, y->name, y->err);
 out:
 	pending_clear(&pend);
 	free(key);
@@ -514,7 +529,7 @@ load_json(struct kube_snapshot *s, const char *name, const char *data,
 	struct pending	 pend;
 	char		*key = NULL;
 	const char	*api = NULL, *kind = NULL;
-	size_t		 idx = 0, line, col, i, istart;
+	size_t		 idx = 0, line, col, istart;
 	int		 rc = KUBE_OK, streamed = 0;
 
 	memset(&j, 0, sizeof j);
@@ -582,8 +597,7 @@ load_json(struct kube_snapshot *s, const char *name, const char *data,
 				    "kind")) && kind == NULL) {
 					json_position(data, istart, &line,
 					    &col);
-					pending_push(&pend, child, line);
-					idx++;
+					pending_push(&pend, child, idx++, line);
 				} else {
 					rc = kube_snapshot_add(s, child, api,
 					    kind, err);
@@ -635,12 +649,7 @@ load_json(struct kube_snapshot *s, const char *name, const char *data,
 		rc = add_item(s, root, NULL, NULL, name, 0, 0, 0, err);
 		goto out;
 	}
-	for (i = 0; i < pend.n; i++) {
-		rc = add_item(s, pend.v[i], api, kind, name, i, pend.line[i],
-		    1, err);
-		if (rc != KUBE_OK)
-			goto out;
-	}
+	rc = pending_add(s, &pend, api, kind, name, err);
 out:
 	pending_clear(&pend);
 	free(key);
