@@ -34,6 +34,9 @@ const struct dra_flag dra_global_flags[] = {
 	    "the name of the kubeconfig cluster to use" },
 	{ "context", 0, 1, DRA_F_CONTEXT, "NAME",
 	    "the name of the kubeconfig context to use" },
+	{ "dra-api-version", 0, 1, DRA_F_DRA_API_VERSION, "VERSION",
+	    "read resource.k8s.io in this version (v1, v1beta2, v1beta1) "
+	    "instead of the newest served" },
 	{ "from", 0, 1, DRA_F_FROM, "FILE",
 	    "read objects from FILE (kubectl get -o yaml|json output or a "
 	    "snapshot; - for stdin) instead of the cluster" },
@@ -186,6 +189,14 @@ set_flag(const struct dra_flag *f, const char *value, struct dra_opts *o,
 		break;
 	case DRA_F_NO_HEADERS:
 		o->no_headers = b;
+		break;
+	case DRA_F_DRA_API_VERSION:
+		if (strcmp(value, "v1") != 0 && strcmp(value, "v1beta2") != 0 &&
+		    strcmp(value, "v1beta1") != 0)
+			return dra_err_set(err, KUBE_E_CONFIG, "invalid "
+			    "argument \"%s\" for \"--dra-api-version\" flag: "
+			    "expected v1, v1beta2 or v1beta1", value);
+		o->dra_api_version = value;
 		break;
 	case DRA_F_FROM:
 		if (*value == '\0')

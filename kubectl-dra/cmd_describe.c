@@ -161,7 +161,11 @@ cmd_describe_exec(struct dra_ctx *ctx, struct dra_args *args)
 		switch (k->kind) {
 		case DRA_KIND_CLAIM:
 			c = kube_snapshot_claim(s, ns, args->argv[i]);
-			if (c == NULL)
+			if (c == NULL && (ctx->denied & DRA_NEED_CLAIMS))
+				r = dra_error("cannot read resourceclaim "
+				    "\"%s\" in namespace \"%s\": forbidden",
+				    args->argv[i], ns);
+			else if (c == NULL)
 				r = dra_error("resourceclaim \"%s\" not found "
 				    "in namespace \"%s\"", args->argv[i], ns);
 			else {

@@ -47,6 +47,7 @@ enum dra_flag_id {
 	DRA_F_OUTPUT,
 	DRA_F_NO_HEADERS,
 	DRA_F_FROM,
+	DRA_F_DRA_API_VERSION,
 	DRA_F_VERBOSE,
 	DRA_F_REQUEST_TIMEOUT,
 	DRA_F_SERVER,
@@ -95,6 +96,7 @@ struct dra_opts {
 	const char	*output;
 	int		 no_headers;
 	const char	*from;
+	const char	*dra_api_version; /* NULL: the newest served */
 	int		 verbosity;
 	const char	*request_timeout;
 	const char	*server;
@@ -128,6 +130,7 @@ struct dra_ctx {
 	const char		*prog;	/* "kubectl dra" or "kubectl-dra" */
 	const struct dra_cmd	*cmd;
 	struct dra_opts		 opts;
+	unsigned		 denied; /* DRA_NEED_* lists refused (403) */
 };
 
 /* struct dra_cmd flags. */

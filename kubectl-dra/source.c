@@ -167,10 +167,32 @@ static const struct kind_path kind_paths[] = {
  * One pass over the lists.  Returns KUBE_OK, KUBE_E_GONE (a continue
  * token expired: the caller starts again) or another error in err.
  */
+/* Add "what" to the comma-separated list of refused reads. */
+static void
+refuse(struct dra_buf *refused, const char *fmt, const char *what,
+    const char *ns)
+{
+	if (refused->len > 0)
+		dra_buf_adds(refused, ", ");
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	dra_buf_addf(refused, fmt, what, ns);
+#pragma GCC diagnostic pop
+}
+
+/*
+ * One pass over the lists.  Returns KUBE_OK, KUBE_E_GONE (a continue
+ * token expired: the caller starts again) or another error in err.
+ * A 403 is not an error: the kind's DRA_NEED_ bit goes into *denied
+ * and the refusal into refused.  A namespace-limited user who asked
+ * for every namespace still gets the namespace of -n, or else of the
+ * kubeconfig context.
+ */
 static int
 load_lists(struct kube_client *c, const struct kube_dra_info *info,
-    unsigned needs, const char *ns, struct kube_snapshot *s,
-    struct dra_buf *refused, struct dra_err *err)
+    unsigned needs, const char *ns, const char *own_ns,
+    struct kube_snapshot *s, struct dra_buf *refused, unsigned *denied,
+    struct dra_err *err)
 {
 	struct list_arg	 la;
 	char		 path[512];
@@ -199,11 +221,7 @@ load_lists(struct kube_client *c, const struct kube_dra_info *info,
 		rc = kube_client_list(c, path, NULL, list_item, NULL, &la,
 		    NULL, err);
 		if (rc == KUBE_E_FORBIDDEN && ns == NULL && k->namespaced) {
-			/*
-			 * A namespace-limited user: read the context's
-			 * namespace at least.
-			 */
-			qns = kube_query_escape(kube_client_namespace(c));
+			qns = kube_query_escape(own_ns);
 			snprintf(path, sizeof path, "%s%s/namespaces/%s/%s",
 			    k->dra ? "/apis/" : "/api/v1",
 			    k->dra ? info->group_version : "", qns,
@@ -212,18 +230,18 @@ load_lists(struct kube_client *c, const struct kube_dra_info *info,
 			rc = kube_client_list(c, path, NULL, list_item, NULL,
 			    &la, NULL, err);
 			if (rc == KUBE_OK) {
-				if (refused->len > 0)
-					dra_buf_adds(refused, ", ");
-				dra_buf_addf(refused, "%s outside namespace "
-				    "\"%s\"", k->resource,
-				    kube_client_namespace(c));
+				refuse(refused, "%s outside namespace \"%s\"",
+				    k->resource, own_ns);
 				continue;
 			}
 		}
 		if (rc == KUBE_E_FORBIDDEN) {
-			if (refused->len > 0)
-				dra_buf_adds(refused, ", ");
-			dra_buf_adds(refused, k->resource);
+			*denied |= k->need;
+			if (k->namespaced)
+				refuse(refused, "%s in namespace \"%s\"",
+				    k->resource, ns != NULL ? ns : own_ns);
+			else
+				refuse(refused, "%s%s", k->resource, "");
 			continue;
 		}
 		if (rc != KUBE_OK)
@@ -241,6 +259,8 @@ load_live(struct dra_ctx *ctx, unsigned needs, const char *ns,
 	struct kube_snapshot	*s;
 	struct dra_buf		 refused;
 	struct dra_err		 err;
+	const char		*own_ns;
+	unsigned		 denied = 0;
 	int			 rc, attempt;
 
 	dra_err_clear(&err);
@@ -250,7 +270,8 @@ load_live(struct dra_ctx *ctx, unsigned needs, const char *ns,
 	if (kube_client_insecure(c))
 		dra_warning("TLS verification is off: the server's identity "
 		    "is not checked");
-	if (kube_discover_dra(c, &info, &err) != KUBE_OK)
+	if (kube_discover_dra(c, ctx->opts.dra_api_version, &info, &err) !=
+	    KUBE_OK)
 		return dra_error("%s", err.msg);
 	dra_buf_init(&refused, DRA_BUF_MAX_SMALL);
 	for (attempt = 0;; attempt++) {
@@ -260,7 +281,11 @@ load_live(struct dra_ctx *ctx, unsigned needs, const char *ns,
 		    info.group_version);
 		s->slices_unread = !(needs & DRA_NEED_SLICES);
 		dra_buf_reset(&refused);
-		rc = load_lists(c, &info, needs, ns, s, &refused, &err);
+		denied = 0;
+		own_ns = ctx->opts.namespace != NULL ? ctx->opts.namespace :
+		    kube_client_namespace(c);
+		rc = load_lists(c, &info, needs, ns, own_ns, s, &refused,
+		    &denied, &err);
 		if (rc == KUBE_E_GONE && attempt == 0) {
 			kube_snapshot_free(s);
 			continue;
@@ -272,16 +297,14 @@ load_live(struct dra_ctx *ctx, unsigned needs, const char *ns,
 		dra_buf_release(&refused);
 		return dra_error("%s", err.msg);
 	}
-	if (refused.len > 0) {
-		if (ns != NULL)
-			dra_warning("cannot list %s in namespace \"%s\" "
-			    "(forbidden); showing what could be read",
-			    dra_buf_str(&refused), ns);
-		else
-			dra_warning("cannot list %s (forbidden); showing "
-			    "what could be read", dra_buf_str(&refused));
-	}
+	if (refused.len > 0)
+		dra_warning("cannot list %s (forbidden); showing what could "
+		    "be read", dra_buf_str(&refused));
 	dra_buf_release(&refused);
+	/* Refused slices: allocations cannot be checked against them. */
+	if (denied & DRA_NEED_SLICES)
+		s->slices_unread = 1;
+	ctx->denied = denied;
 	kube_snapshot_finish(s);
 	apply_now(s);
 	*out = s;
@@ -342,7 +365,8 @@ dra_source_server_info(struct dra_ctx *ctx, char *git_version, size_t gvlen,
 	    KUBE_OK)
 		return DRA_RET_ERROR;
 	served[0] = '\0';
-	if (kube_discover_dra(c, &info, err) != KUBE_OK) {
+	if (kube_discover_dra(c, ctx->opts.dra_api_version, &info, err) !=
+	    KUBE_OK) {
 		if (err->code != KUBE_E_UNSUPPORTED)
 			return DRA_RET_ERROR;
 		snprintf(served, slen, "none");

@@ -324,17 +324,21 @@ struct kube_dra_info {
 
 /*
  * Which resource.k8s.io versions the server serves (GET
- * /apis/resource.k8s.io) and which one to read: v1, else v1beta2, else
- * v1beta1; then whether the chosen version serves devicetaintrules (GET
+ * /apis/resource.k8s.io) and which one to read: want ("v1", "v1beta2"
+ * or "v1beta1") when not NULL, else v1, else v1beta2, else v1beta1;
+ * then whether the chosen version serves devicetaintrules (GET
  * /apis/resource.k8s.io/<version>).  Fills *info.
  *
  * Errors: KUBE_E_UNSUPPORTED ("the server does not serve
  * resource.k8s.io (Kubernetes 1.34+ serves resource.k8s.io/v1)") when
- * the group is absent or serves none of these versions; KUBE_E_PARSE
- * for a malformed discovery document; those of kube_client_get.
+ * the group is absent or serves none of these versions, or ("the
+ * server does not serve resource.k8s.io/v1beta1; it serves v1") when
+ * want is not served; KUBE_E_CONFIG when want is none of the three;
+ * KUBE_E_PARSE for a malformed discovery document; those of
+ * kube_client_get.
  */
-int	kube_discover_dra(struct kube_client *c, struct kube_dra_info *info,
-	    struct dra_err *err);
+int	kube_discover_dra(struct kube_client *c, const char *want,
+	    struct kube_dra_info *info, struct dra_err *err);
 
 /*
  * The server's version from GET /version: *major and *minor as numbers

@@ -56,8 +56,8 @@ get_json(struct kube_client *c, const char *path, cJSON **out,
 }
 
 int
-kube_discover_dra(struct kube_client *c, struct kube_dra_info *info,
-    struct dra_err *err)
+kube_discover_dra(struct kube_client *c, const char *want,
+    struct kube_dra_info *info, struct dra_err *err)
 {
 	static const struct {
 		const char	*name;
@@ -74,6 +74,15 @@ kube_discover_dra(struct kube_client *c, struct kube_dra_info *info,
 	int		 rc;
 
 	memset(info, 0, sizeof *info);
+	if (want != NULL) {
+		for (i = 0; i < sizeof known / sizeof known[0]; i++)
+			if (strcmp(want, known[i].name) == 0)
+				break;
+		if (i == sizeof known / sizeof known[0])
+			return dra_err_set(err, KUBE_E_CONFIG, "unknown "
+			    DRA_GROUP " version \"%s\": expected v1, v1beta2 "
+			    "or v1beta1", want);
+	}
 	rc = get_json(c, "/apis/" DRA_GROUP, &group, err);
 	if (rc == KUBE_E_NOT_FOUND) {
 		rc = dra_err_set(err, KUBE_E_UNSUPPORTED, UNSERVED);
@@ -95,9 +104,21 @@ kube_discover_dra(struct kube_client *c, struct kube_dra_info *info,
 			if (strcmp(ver->valuestring, known[i].name) == 0)
 				info->served |= known[i].bit;
 	}
-	for (i = 0; i < sizeof known / sizeof known[0]; i++)
+	for (i = 0; i < sizeof known / sizeof known[0]; i++) {
+		if (want != NULL && strcmp(want, known[i].name) != 0)
+			continue;
 		if (info->served & known[i].bit)
 			break;
+	}
+	if (i == sizeof known / sizeof known[0] && want != NULL &&
+	    info->served != 0) {
+		rc = dra_err_set(err, KUBE_E_UNSUPPORTED, "the server does "
+		    "not serve " DRA_GROUP "/%s; it serves%s%s%s", want,
+		    info->served & KUBE_DRA_V1 ? " v1" : "",
+		    info->served & KUBE_DRA_V1BETA2 ? " v1beta2" : "",
+		    info->served & KUBE_DRA_V1BETA1 ? " v1beta1" : "");
+		goto out;
+	}
 	if (i == sizeof known / sizeof known[0]) {
 		rc = dra_err_set(err, KUBE_E_UNSUPPORTED, UNSERVED
 		    "; it serves only versions this tool cannot read");

@@ -2,13 +2,12 @@
 # t0030-versions: the views are the same whichever resource.k8s.io
 # version the objects were read through: v1, v1beta2 or v1beta1.
 #
-# kubectl-dra cannot be told which version to read live: discovery
-# (kube_discover_dra in kube/client/discovery.c) always takes the first
-# served of v1, v1beta2, v1beta1, and no flag or variable changes that.
-# So this test reads the objects with kubectl in each version
-# (`kubectl get resourceslices.v1beta1.resource.k8s.io ... -o yaml`),
-# feeds each file to `kubectl dra get ... --from FILE`, and compares
-# every table with the live view (which reads v1).
+# Two ways: live, with `kubectl dra --dra-api-version VERSION` reading
+# the cluster through that version; and from files, reading the objects
+# with kubectl in each version (`kubectl get
+# resourceslices.v1beta1.resource.k8s.io ... -o yaml`) and feeding each
+# to `kubectl dra get ... --from FILE`.  Every table must equal the
+# default live view (which reads v1).
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$here/lib.sh"
@@ -51,6 +50,10 @@ for v in v1 v1beta2 v1beta1; do
 	for spec in $views; do
 		name=$(echo "$spec" | cut -d: -f1)
 		[ -f "$T/live-$name.out" ] || continue
+		if run "live-$v-$name" view "$spec" --dra-api-version "$v"; then
+			check_same "get $(echo "$spec" | tr ':' ' ') --dra-api-version $v vs live (read as v1)" \
+				"$T/live-$name.out" "$T/live-$v-$name.out"
+		fi
 		run "$v-$name" view "$spec" --from "$T/$v.yaml" || continue
 		check_same "get $(echo "$spec" | tr ':' ' ') --from <objects read as $v> vs live (read as v1)" \
 			"$T/live-$name.out" "$T/$v-$name.out"

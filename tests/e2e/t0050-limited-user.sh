@@ -46,7 +46,31 @@ if run limw kubectl dra get claims -n team-a -o wide "$L"; then
 		"$T/adminw.tsv" "$T/limw.tsv"
 	grep -Ei '^Warning:.*(forbidden|permission)' "$T/limw.err" | grep -q resourceslices ||
 		fail "get claims -n team-a -o wide (limited): no Warning line naming the forbidden resourceslices; stderr: $(head -n 3 "$T/limw.err")"
+	# ResourceSlices are cluster-wide: no namespace in their refusal,
+	# and no device is called unpublished because slices were refused.
+	if grep -q 'resourceslices in namespace' "$T/limw.err"; then
+		fail "get claims -o wide (limited) says resourceslices were refused in a namespace: $(grep resourceslices "$T/limw.err")"
+	fi
+	if grep -q 'not published' "$T/limw.err"; then
+		fail "get claims -o wide (limited) calls devices unpublished although it could not read the slices: $(grep -m1 'not published' "$T/limw.err")"
+	fi
 fi
+
+# ---- snapshot: what the user may read, from its namespace --------------
+if run snap kubectl dra snapshot -n team-a -o "$T/lim-snap.yaml" "$L"; then
+	grep -Eqi '^Warning:.*forbidden' "$T/snap.err" ||
+		fail "snapshot (limited): no Warning line about what was refused"
+	run snapget kubectl dra get claims -n team-a --from "$T/lim-snap.yaml"
+	check_same "get claims -n team-a from the limited user's snapshot vs admin (live)" \
+		"$T/admin.out" "$T/snapget.out"
+fi
+
+# ---- describe: a refusal is not "not found" ----------------------------
+rc=0
+kubectl dra describe claim x -n team-b "$L" >"$T/d.out" 2>"$T/d.err" || rc=$?
+[ "$rc" = 1 ] || fail "describe claim in a forbidden namespace: exit $rc, want 1"
+grep -q 'kubectl-dra: error: cannot read resourceclaim "x" in namespace "team-b": forbidden' "$T/d.err" ||
+	fail "describe claim in a forbidden namespace: $(cat "$T/d.err")"
 
 # ---- not allowed: the command must fail cleanly or warn ----------------
 refused() {

@@ -373,7 +373,7 @@ test_discovery(void **state)
 			stub_reply_json(l.s, 200, doc);
 			free(doc);
 		}
-		if (kube_discover_dra(l.c, &info, &l.err) != t[i].rc)
+		if (kube_discover_dra(l.c, NULL, &info, &l.err) != t[i].rc)
 			fail_msg("%s: rc %d: %s", t[i].name, l.err.code,
 			    l.err.msg);
 		assert_int_equal(info.served, t[i].served);
