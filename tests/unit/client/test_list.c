@@ -316,6 +316,7 @@ test_discovery(void **state)
 {
 	static const struct {
 		const char	*name;
+		const char	*want;		/* --dra-api-version */
 		const char	*versions;	/* NULL: 404 */
 		const char	*resources;	/* of the chosen version */
 		int		 rc;
@@ -324,7 +325,7 @@ test_discovery(void **state)
 		int		 taints;
 		const char	*msg;
 	} t[] = {
-		{ "1.34+: v1 preferred", "{\"groupVersion\":\"resource.k8s.io/"
+		{ "1.34+: v1 preferred", NULL, "{\"groupVersion\":\"resource.k8s.io/"
 		    "v1\",\"version\":\"v1\"},{\"groupVersion\":\"resource.k8s."
 		    "io/v1beta2\",\"version\":\"v1beta2\"},{\"groupVersion\":"
 		    "\"resource.k8s.io/v1beta1\",\"version\":\"v1beta1\"}",
@@ -332,23 +333,31 @@ test_discovery(void **state)
 		    "\"devicetaintrules\"},{\"name\":\"devicetaintrules/"
 		    "status\"}", KUBE_OK, KUBE_DRA_V1 | KUBE_DRA_V1BETA2 |
 		    KUBE_DRA_V1BETA1, "v1", 1, NULL },
-		{ "1.33: v1beta2", "{\"version\":\"v1beta2\"},{\"version\":"
+		{ "1.33: v1beta2", NULL, "{\"version\":\"v1beta2\"},{\"version\":"
 		    "\"v1beta1\"},{\"version\":\"v1alpha3\"}",
 		    "{\"name\":\"resourceclaims\"}", KUBE_OK,
 		    KUBE_DRA_V1BETA2 | KUBE_DRA_V1BETA1, "v1beta2", 0, NULL },
-		{ "1.32: v1beta1", "{\"version\":\"v1beta1\"}", "", KUBE_OK,
+		{ "1.32: v1beta1", NULL, "{\"version\":\"v1beta1\"}", "", KUBE_OK,
 		    KUBE_DRA_V1BETA1, "v1beta1", 0, NULL },
-		{ "no group", NULL, NULL, KUBE_E_UNSUPPORTED, 0, "", 0,
+		{ "no group", NULL, NULL, NULL, KUBE_E_UNSUPPORTED, 0, "", 0,
 		    "the server does not serve resource.k8s.io (Kubernetes "
 		    "1.34+ serves resource.k8s.io/v1)" },
-		{ "alpha only", "{\"version\":\"v1alpha3\"}", NULL,
+		{ "alpha only", NULL, "{\"version\":\"v1alpha3\"}", NULL,
 		    KUBE_E_UNSUPPORTED, 0, "", 0, "the server does not serve "
 		    "resource.k8s.io (Kubernetes 1.34+ serves "
 		    "resource.k8s.io/v1); it serves only versions this tool "
 		    "cannot read" },
-		{ "broken", "oops", NULL, KUBE_E_PARSE, 0, "", 0,
+		{ "broken", NULL, "oops", NULL, KUBE_E_PARSE, 0, "", 0,
 		    "malformed json in response to GET /apis/resource.k8s.io "
 		    "at byte 74" },
+		{ "want v1beta1 of three", "v1beta1", "{\"version\":\"v1\"},"
+		    "{\"version\":\"v1beta2\"},{\"version\":\"v1beta1\"}",
+		    "{\"name\":\"resourceslices\"}", KUBE_OK, KUBE_DRA_V1 |
+		    KUBE_DRA_V1BETA2 | KUBE_DRA_V1BETA1, "v1beta1", 0, NULL },
+		{ "want v1beta2, not served", "v1beta2", "{\"version\":"
+		    "\"v1\"}", NULL, KUBE_E_UNSUPPORTED, KUBE_DRA_V1, "", 0,
+		    "the server does not serve resource.k8s.io/v1beta2; it "
+		    "serves v1" },
 	};
 	struct lenv		 l;
 	struct kube_dra_info	 info;
@@ -373,7 +382,7 @@ test_discovery(void **state)
 			stub_reply_json(l.s, 200, doc);
 			free(doc);
 		}
-		if (kube_discover_dra(l.c, NULL, &info, &l.err) != t[i].rc)
+		if (kube_discover_dra(l.c, t[i].want, &info, &l.err) != t[i].rc)
 			fail_msg("%s: rc %d: %s", t[i].name, l.err.code,
 			    l.err.msg);
 		assert_int_equal(info.served, t[i].served);
