@@ -29,7 +29,7 @@ cmd_get_needs(enum dra_kind kind, int wide)
 	switch (kind) {
 	case DRA_KIND_CLAIM:
 		return DRA_NEED_CLAIMS | DRA_NEED_PODS |
-		    (wide ? DRA_NEED_SLICES : 0);
+		    (wide ? DRA_NEED_SLICES : DRA_NEED_PODS_PENDING);
 	case DRA_KIND_TEMPLATE:
 		return DRA_NEED_TEMPLATES;
 	case DRA_KIND_SLICE:

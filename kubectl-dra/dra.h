@@ -270,6 +270,13 @@ void	dra_print_warnings(const struct kube_snapshot *s, int all);
 #define DRA_NEED_NAMESPACES	0x080
 #define DRA_NEED_QUOTAS		0x100
 #define DRA_NEED_ALL		0x1ff
+/*
+ * With DRA_NEED_PODS: only the pods that may wait for a pending claim
+ * are needed (the claims view: reserved pods are named by the claims'
+ * reservedFor), so pods are listed only in the namespaces that hold a
+ * pending claim, or not at all.
+ */
+#define DRA_NEED_PODS_PENDING	0x200
 
 /*
  * Fill a finished snapshot: from --from FILE when given, else live

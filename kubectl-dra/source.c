@@ -167,6 +167,34 @@ static const struct kind_path kind_paths[] = {
  * One pass over the lists.  Returns KUBE_OK, KUBE_E_GONE (a continue
  * token expired: the caller starts again) or another error in err.
  */
+#define PENDING_NS_MAX	16	/* beyond: list pods of every namespace */
+
+/*
+ * The namespaces of s's pending claims (at most PENDING_NS_MAX), into
+ * out; returns how many, or PENDING_NS_MAX + 1 for "too many".
+ */
+static size_t
+pending_namespaces(const struct kube_snapshot *s, const char **out)
+{
+	size_t	i, j, n = 0;
+
+	for (i = 0; i < s->claims.n; i++) {
+		const struct kube_claim *c = s->claims.v[i];
+
+		if (c->allocated)
+			continue;
+		for (j = 0; j < n; j++)
+			if (strcmp(out[j], c->meta.namespace) == 0)
+				break;
+		if (j < n)
+			continue;
+		if (n == PENDING_NS_MAX)
+			return PENDING_NS_MAX + 1;
+		out[n++] = c->meta.namespace;
+	}
+	return n;
+}
+
 /* Add "what" to the comma-separated list of refused reads. */
 static void
 refuse(struct dra_buf *refused, const char *fmt, const char *what,
@@ -195,9 +223,10 @@ load_lists(struct kube_client *c, const struct kube_dra_info *info,
     struct dra_err *err)
 {
 	struct list_arg	 la;
+	const char	*pns[PENDING_NS_MAX];
 	char		 path[512];
 	char		*qns;
-	size_t		 i;
+	size_t		 i, j, npns;
 	int		 rc;
 
 	for (i = 0; i < sizeof kind_paths / sizeof kind_paths[0]; i++) {
@@ -205,6 +234,33 @@ load_lists(struct kube_client *c, const struct kube_dra_info *info,
 
 		if (!(needs & k->need))
 			continue;
+		/* Claims come before pods in kind_paths. */
+		if (k->need == DRA_NEED_PODS &&
+		    (needs & DRA_NEED_PODS_PENDING) && !(*denied &
+		    DRA_NEED_CLAIMS) &&
+		    (npns = pending_namespaces(s, pns)) <= PENDING_NS_MAX) {
+			la.s = s;
+			la.list_kind = k->list_kind;
+			for (j = 0; j < npns; j++) {
+				if (ns != NULL && strcmp(ns, pns[j]) != 0)
+					continue;
+				qns = kube_query_escape(pns[j]);
+				snprintf(path, sizeof path,
+				    "/api/v1/namespaces/%s/pods", qns);
+				free(qns);
+				rc = kube_client_list(c, path, NULL, list_item,
+				    NULL, &la, NULL, err);
+				if (rc == KUBE_E_FORBIDDEN) {
+					*denied |= k->need;
+					refuse(refused, "%s in namespace \"%s\"",
+					    k->resource, pns[j]);
+					continue;
+				}
+				if (rc != KUBE_OK)
+					return rc;
+			}
+			continue;
+		}
 		if (k->need == DRA_NEED_TAINT_RULES &&
 		    !info->device_taint_rules)
 			continue;
