@@ -194,10 +194,9 @@ dra_pool_object(const struct kube_pool *p)
 	cJSON				*o, *arr, *e, *cm, *ce;
 	const struct kube_slice		*sl;
 	const struct kube_counter_set	*cs;
-	const struct kube_device	*d;
 	char				 q[64];
-	size_t				 i, j, k, ndev = 0, nalloc = 0;
-	size_t				 navail = 0, nblk = 0, ntnt = 0;
+	struct view_pool_counts		 pc;
+	size_t				 i, j, k;
 
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "apiVersion", VIEW_API_VERSION);
@@ -217,28 +216,12 @@ dra_pool_object(const struct kube_pool *p)
 	cJSON_AddBoolToObject(o, "complete", p->complete);
 	if (p->invalid != NULL)
 		cJSON_AddStringToObject(o, "invalid", p->invalid);
-	for (i = 0; i < p->nslices; i++) {
-		sl = p->slices[i];
-		for (j = 0; j < sl->ndevices; j++) {
-			d = &sl->devices[j];
-			ndev++;
-			if (d->state & KUBE_DEV_ALLOCATED)
-				nalloc++;
-			if (d->state & KUBE_DEV_BLOCKED)
-				nblk++;
-			if (d->state & KUBE_DEV_TAINTED)
-				ntnt++;
-			if (!(d->state & (KUBE_DEV_ALLOCATED |
-			    KUBE_DEV_BLOCKED | KUBE_DEV_TAINTED |
-			    KUBE_DEV_UNUSABLE)))
-				navail++;
-		}
-	}
-	cJSON_AddNumberToObject(o, "devices", (double)ndev);
-	cJSON_AddNumberToObject(o, "allocated", (double)nalloc);
-	cJSON_AddNumberToObject(o, "available", (double)navail);
-	cJSON_AddNumberToObject(o, "blocked", (double)nblk);
-	cJSON_AddNumberToObject(o, "tainted", (double)ntnt);
+	view_pool_counts(p, &pc);
+	cJSON_AddNumberToObject(o, "devices", (double)pc.devices);
+	cJSON_AddNumberToObject(o, "allocated", (double)pc.allocated);
+	cJSON_AddNumberToObject(o, "available", (double)pc.available);
+	cJSON_AddNumberToObject(o, "blocked", (double)pc.blocked);
+	cJSON_AddNumberToObject(o, "tainted", (double)pc.tainted);
 	arr = cJSON_AddArrayToObject(o, "counterSets");
 	for (i = 0; i < p->nslices; i++) {
 		sl = p->slices[i];

@@ -250,6 +250,29 @@ device_available(const struct kube_device *d)
 	return d->capacity_used[c - d->capacity] < c->value.milli;
 }
 
+void
+view_pool_counts(const struct kube_pool *p, struct view_pool_counts *out)
+{
+	const struct kube_device	*d;
+	size_t				 j, k;
+
+	memset(out, 0, sizeof *out);
+	for (j = 0; j < p->nslices; j++) {
+		for (k = 0; k < p->slices[j]->ndevices; k++) {
+			d = &p->slices[j]->devices[k];
+			out->devices++;
+			if (d->state & KUBE_DEV_ALLOCATED)
+				out->allocated++;
+			if (d->state & KUBE_DEV_BLOCKED)
+				out->blocked++;
+			if (d->state & KUBE_DEV_TAINTED)
+				out->tainted++;
+			if (device_available(d))
+				out->available++;
+		}
+	}
+}
+
 static const char *
 pool_node(const struct kube_pool *p)
 {
@@ -276,11 +299,10 @@ dra_view_pools(const struct kube_snapshot *s, const struct dra_filter *f,
 	struct dra_table	*t;
 	struct view_rowb	 rb;
 	const struct kube_pool	*p;
-	const struct kube_slice	*sl;
-	const struct kube_device *d;
+	struct view_pool_counts	 pc;
 	struct dra_buf		 b;
 	char			 full[1024];
-	size_t			 i, j, k, ndev, nalloc, navail, nblk, ntnt;
+	size_t			 i, j, ndev, nalloc, navail, nblk, ntnt;
 	int			 ok;
 
 	t = view_table_new(DRA_KIND_POOL);
@@ -315,22 +337,12 @@ dra_view_pools(const struct kube_snapshot *s, const struct dra_filter *f,
 			if (!view_name_ok(f, full, p->name))
 				continue;
 		}
-		ndev = nalloc = navail = nblk = ntnt = 0;
-		for (j = 0; j < p->nslices; j++) {
-			sl = p->slices[j];
-			for (k = 0; k < sl->ndevices; k++) {
-				d = &sl->devices[k];
-				ndev++;
-				if (d->state & KUBE_DEV_ALLOCATED)
-					nalloc++;
-				if (d->state & KUBE_DEV_BLOCKED)
-					nblk++;
-				if (d->state & KUBE_DEV_TAINTED)
-					ntnt++;
-				if (device_available(d))
-					navail++;
-			}
-		}
+		view_pool_counts(p, &pc);
+		ndev = pc.devices;
+		nalloc = pc.allocated;
+		navail = pc.available;
+		nblk = pc.blocked;
+		ntnt = pc.tainted;
 		view_row(t, &rb, p);
 		view_cell(&rb, p->driver);
 		view_cell(&rb, p->name);

@@ -85,6 +85,22 @@ struct kube_device **view_all_devices(const struct kube_snapshot *s,
  * is a struct kube_meta (claims, templates, slices, classes, nodes).
  * The caller frees the array, not the objects.
  */
+/*
+ * A pool's device counts for the pools table and the Pool object:
+ * devices of its newest generation, how many are allocated, blocked by
+ * counters, tainted, and available (free, or shared with capacity
+ * left; never blocked, tainted or in an unusable pool).
+ */
+struct view_pool_counts {
+	size_t	devices;
+	size_t	allocated;
+	size_t	available;
+	size_t	blocked;
+	size_t	tainted;
+};
+void	view_pool_counts(const struct kube_pool *p,
+	    struct view_pool_counts *out);
+
 void	**view_sort_meta(void *const *v, size_t n);
 
 #endif
