@@ -15,6 +15,9 @@
 #include <strings.h>
 
 #include "xmalloc.h"
+#ifdef DRA_HAVE_CLIENT
+#include "client.h"
+#endif
 
 const struct dra_flag dra_global_flags[] = {
 	{ "all-namespaces", 'A', 0, DRA_F_ALL_NAMESPACES, "",
@@ -147,7 +150,7 @@ set_flag(const struct dra_flag *f, const char *value, struct dra_opts *o,
     struct dra_err *err)
 {
 	char	*end;
-	long	 v;
+	long	 v, ms;
 	int	 b = 1;
 
 	if (!f->has_arg && value != NULL && parse_bool(value, &b) != 0)
@@ -213,6 +216,10 @@ set_flag(const struct dra_flag *f, const char *value, struct dra_opts *o,
 		o->verbosity = (int)v;
 		break;
 	case DRA_F_REQUEST_TIMEOUT:
+#ifdef DRA_HAVE_CLIENT
+		if (kube_parse_timeout(value, &ms, err) != KUBE_OK)
+			return KUBE_E_CONFIG;
+#endif
 		o->request_timeout = value;
 		break;
 	case DRA_F_SERVER:

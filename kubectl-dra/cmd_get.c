@@ -47,6 +47,36 @@ cmd_get_needs(enum dra_kind kind, int wide)
 	}
 }
 
+/*
+ * The list a kind's rows come from, and its resource name.  When the
+ * server refuses that list the command fails (exit 1), as kubectl
+ * does, rather than print "No resources found".
+ */
+static unsigned
+cmd_get_primary(enum dra_kind kind, const char **resource)
+{
+	switch (kind) {
+	case DRA_KIND_CLAIM:
+		*resource = "resourceclaims";
+		return DRA_NEED_CLAIMS;
+	case DRA_KIND_TEMPLATE:
+		*resource = "resourceclaimtemplates";
+		return DRA_NEED_TEMPLATES;
+	case DRA_KIND_CLASS:
+		*resource = "deviceclasses";
+		return DRA_NEED_CLASSES;
+	case DRA_KIND_NODE:
+		*resource = "nodes";
+		return DRA_NEED_NODES;
+	case DRA_KIND_SLICE:
+	case DRA_KIND_DEVICE:
+	case DRA_KIND_POOL:
+	default:
+		*resource = "resourceslices";
+		return DRA_NEED_SLICES;
+	}
+}
+
 static enum dra_ret
 cmd_get_exec(struct dra_ctx *ctx, struct dra_args *args)
 {
@@ -57,7 +87,7 @@ cmd_get_exec(struct dra_ctx *ctx, struct dra_args *args)
 	struct dra_filter		 f;
 	struct dra_err			 err;
 	enum dra_output			 out;
-	const char			*ns = NULL;
+	const char			*ns = NULL, *resource;
 	int				*matched = NULL, i;
 	enum dra_ret			 ret;
 
@@ -87,6 +117,14 @@ cmd_get_exec(struct dra_ctx *ctx, struct dra_args *args)
 	    NULL, &s);
 	if (ret != DRA_RET_OK)
 		goto out;
+	if (ctx->denied & cmd_get_primary(k->kind, &resource)) {
+		if (ns != NULL && k->namespaced)
+			ret = dra_error("cannot list %s in namespace \"%s\": "
+			    "forbidden", resource, ns);
+		else
+			ret = dra_error("cannot list %s: forbidden", resource);
+		goto out;
+	}
 	dra_print_warnings(s, ctx->opts.verbosity >= 2);
 
 	memset(&f, 0, sizeof f);

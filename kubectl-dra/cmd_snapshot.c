@@ -3,12 +3,18 @@
  * views use, from all namespaces, as one v1 List that --from reads
  * back.  The file is written to a temporary name in the same
  * directory and renamed into place, so a reader never sees half a
- * snapshot and a failed write leaves the old file alone.
+ * snapshot and a failed write leaves the old file alone.  A symlink is
+ * followed (the rename replaces its target, the link stays), an
+ * existing file keeps its mode, and what is not a regular file (a
+ * device, a FIFO, /dev/stdout) is written to directly, never
+ * replaced.  SIGINT, SIGTERM and SIGHUP remove the temporary file.
  */
 #include "dra.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,16 +41,63 @@ static const struct dra_flag cmd_snapshot_flags[] = {
 	{ NULL, 0, 0, 0, NULL, NULL }
 };
 
+/* The temporary file to remove if a signal ends the write. */
+static volatile sig_atomic_t	 snapshot_have_tmp;
+static char			 snapshot_tmp[PATH_MAX];
+
+static void
+snapshot_on_signal(int sig)
+{
+	if (snapshot_have_tmp)
+		unlink(snapshot_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Write straight into something that is not a regular file. */
 static enum dra_ret
-write_atomic(const struct kube_snapshot *s, const char *path,
+write_direct(const struct kube_snapshot *s, const char *path,
     enum kube_format fmt)
 {
 	struct dra_err	 err;
-	const char	*slash, *base;
-	char		*tmp;
 	FILE		*f;
-	mode_t		 mask;
-	int		 fd, rc, saved;
+	int		 rc;
+
+	if ((f = fopen(path, "w")) == NULL)
+		return dra_error("%s: %s", path, strerror(errno));
+	dra_err_clear(&err);
+	rc = kube_snapshot_write(s, f, fmt, &err);
+	if (fclose(f) != 0 && rc == KUBE_OK)
+		rc = dra_err_set(&err, KUBE_E_IO, "%s", strerror(errno));
+	if (rc != KUBE_OK)
+		return dra_error("%s: %s", path, err.msg);
+	return DRA_RET_OK;
+}
+
+static enum dra_ret
+write_atomic(const struct kube_snapshot *s, const char *given,
+    enum kube_format fmt)
+{
+	struct dra_err	 err;
+	struct stat	 st;
+	struct sigaction sa, old_int, old_term, old_hup;
+	const char	*slash, *base, *path = given;
+	char		*tmp, *real = NULL;
+	FILE		*f;
+	mode_t		 mask, mode;
+	int		 fd, rc, saved, exists;
+
+	exists = stat(given, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
+			return dra_error("%s: is a directory", given);
+		return write_direct(s, given, fmt);
+	}
+	if (exists && (real = realpath(given, NULL)) != NULL)
+		path = real;		/* replace a symlink's target */
+	mask = umask(0);
+	umask(mask);
+	mode = exists ? (st.st_mode & 07777) : (0666 & ~mask);
 
 	slash = strrchr(path, '/');
 	base = slash != NULL ? slash + 1 : path;
@@ -52,37 +105,55 @@ write_atomic(const struct kube_snapshot *s, const char *path,
 		return dra_error("%s: is a directory", path);
 	tmp = xasprintf("%.*s.%s.XXXXXX", slash != NULL ?
 	    (int)(slash - path + 1) : 0, path, base);
+	if (strlen(tmp) >= sizeof snapshot_tmp) {
+		free(tmp);
+		free(real);
+		return dra_error("%s: name too long", given);
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = snapshot_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
 	if ((fd = mkstemp(tmp)) == -1) {
 		saved = errno;
 		free(tmp);
+		free(real);
 		return dra_error("cannot create a temporary file next to "
-		    "\"%s\": %s", path, strerror(saved));
+		    "\"%s\": %s", given, strerror(saved));
 	}
-	mask = umask(0);
-	umask(mask);
-	(void)fchmod(fd, 0666 & ~mask);
+	memcpy(snapshot_tmp, tmp, strlen(tmp) + 1);
+	snapshot_have_tmp = 1;
+	(void)fchmod(fd, mode);
+	dra_err_clear(&err);
 	if ((f = fdopen(fd, "w")) == NULL) {
 		saved = errno;
 		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return dra_error("%s: %s", path, strerror(saved));
+		rc = dra_err_set(&err, KUBE_E_IO, "%s", strerror(saved));
+	} else {
+		rc = kube_snapshot_write(s, f, fmt, &err);
+		if (rc == KUBE_OK && (fflush(f) != 0 ||
+		    fsync(fileno(f)) != 0))
+			rc = dra_err_set(&err, KUBE_E_IO, "%s",
+			    strerror(errno));
+		if (fclose(f) != 0 && rc == KUBE_OK)
+			rc = dra_err_set(&err, KUBE_E_IO, "%s",
+			    strerror(errno));
 	}
-	dra_err_clear(&err);
-	rc = kube_snapshot_write(s, f, fmt, &err);
-	if (rc == KUBE_OK && (fflush(f) != 0 || fsync(fileno(f)) != 0))
-		rc = dra_err_set(&err, KUBE_E_IO, "%s", strerror(errno));
-	if (fclose(f) != 0 && rc == KUBE_OK)
-		rc = dra_err_set(&err, KUBE_E_IO, "%s", strerror(errno));
 	if (rc == KUBE_OK && rename(tmp, path) != 0)
 		rc = dra_err_set(&err, KUBE_E_IO, "cannot rename to \"%s\": %s",
 		    path, strerror(errno));
-	if (rc != KUBE_OK) {
+	if (rc != KUBE_OK)
 		unlink(tmp);
-		free(tmp);
-		return dra_error("%s: %s", path, err.msg);
-	}
+	snapshot_have_tmp = 0;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	free(tmp);
+	free(real);
+	if (rc != KUBE_OK)
+		return dra_error("%s: %s", given, err.msg);
 	return DRA_RET_OK;
 }
 

@@ -681,7 +681,7 @@ dra_describe_node(const struct kube_snapshot *s, const char *node_name,
 	d_init(&d);
 	if (node != NULL) {
 		d_meta(&d, s, &node->meta, NULL);
-		d_line(&d, 0, "Ready:\t%s", node->ready ? "True" : "False");
+		d_line(&d, 0, "Ready:\t%s", kube_node_ready_text(node));
 		d_line(&d, 0, "Unschedulable:\t%s", node->unschedulable ?
 		    "true" : "false");
 	} else {
@@ -741,10 +741,10 @@ dra_describe_pool(const struct kube_snapshot *s, const struct kube_pool *p)
 	struct desc			 d;
 	const struct kube_slice		*sl;
 	const struct kube_counter_set	*cs;
-	const struct kube_device	*dev;
 	char				 tmp[64], q1[64], q2[64];
 	void				**v;
-	size_t				 i, j, ndev = 0, nalloc = 0, nfree = 0;
+	struct view_pool_counts		 pc;
+	size_t				 i, j;
 
 	d_init(&d);
 	d_line(&d, 0, "Name:\t%s", p->name);
@@ -761,19 +761,10 @@ dra_describe_pool(const struct kube_snapshot *s, const struct kube_pool *p)
 		d_line(&d, 0, "Complete:\tno (%zu of %" PRId64 " slices at "
 		    "generation %" PRId64 ")", p->nslices, p->slice_count,
 		    p->generation);
-	for (i = 0; i < p->nslices; i++) {
-		for (j = 0; j < p->slices[i]->ndevices; j++) {
-			dev = &p->slices[i]->devices[j];
-			ndev++;
-			if (dev->state & KUBE_DEV_ALLOCATED)
-				nalloc++;
-			else if (!(dev->state & (KUBE_DEV_BLOCKED |
-			    KUBE_DEV_TAINTED | KUBE_DEV_UNUSABLE)))
-				nfree++;
-		}
-	}
-	d_line(&d, 0, "Devices:\t%zu (%zu allocated, %zu free)", ndev, nalloc,
-	    nfree);
+	view_pool_counts(p, &pc);
+	d_line(&d, 0, "Devices:\t%zu (%zu allocated, %zu available, %zu "
+	    "blocked, %zu tainted)", pc.devices, pc.allocated, pc.available,
+	    pc.blocked, pc.tainted);
 	d_line(&d, 0, "Slices:");
 	d_line(&d, 1, "NAME\tGENERATION\tDEVICES\tCOUNTER-SETS\tAGE");
 	v = view_sort_meta((void *const *)s->slices.v, s->slices.n);

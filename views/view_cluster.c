@@ -225,7 +225,7 @@ dra_view_nodes(const struct kube_snapshot *s, const struct dra_filter *f,
 		if (ne[i].node == NULL)
 			view_cell(&rb, "-");
 		else
-			view_cell(&rb, ne[i].node->ready ? "True" : "False");
+			view_cell(&rb, kube_node_ready_text(ne[i].node));
 		view_cellf(&rb, "%zu", ndev);
 		view_cellf(&rb, "%zu", nalloc);
 		view_cell(&rb, dra_buf_str(&drivers));

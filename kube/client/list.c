@@ -118,6 +118,11 @@ kube_client_list(struct kube_client *c, const char *path, const char *query,
 				break;
 		}
 		next = cJSON_GetObjectItemCaseSensitive(meta, "continue");
+		if (rc == KUBE_OK && cJSON_IsString(next) && cont != NULL &&
+		    strcmp(cont, next->valuestring) == 0)
+			/* A server that repeats itself would page forever. */
+			rc = dra_err_set(err, KUBE_E_API, "list %s: the server "
+			    "returned the same continue token twice", path);
 		free(cont);
 		cont = NULL;
 		if (rc == KUBE_OK && cJSON_IsString(next) &&

@@ -1285,6 +1285,7 @@ decode_node(struct dec *d, const cJSON *obj)
 	size_t			 n, save;
 
 	nd = dra_arena_alloc(&d->s->arena, sizeof *nd);
+	nd->ready = -1;		/* no Ready condition: Unknown */
 	decode_meta(d, obj, &nd->meta, 0);
 	save = d->plen;
 	dec_push(d, ".spec");
@@ -1299,7 +1300,8 @@ decode_node(struct dec *d, const cJSON *obj)
 			status = str_field(d, v, "status", 0, 1);
 			if (type != NULL && status != NULL &&
 			    strcmp(type, "Ready") == 0)
-				nd->ready = strcmp(status, "True") == 0;
+				nd->ready = strcmp(status, "True") == 0 ? 1 :
+				    strcmp(status, "False") == 0 ? 0 : -1;
 		}
 	}
 	dec_pop(d, save);

@@ -745,7 +745,7 @@ encode_node(const struct kube_node *n)
 	a = cJSON_AddArrayToObject(st, "conditions");
 	e = cJSON_CreateObject();
 	cJSON_AddStringToObject(e, "type", "Ready");
-	cJSON_AddStringToObject(e, "status", n->ready ? "True" : "False");
+	cJSON_AddStringToObject(e, "status", kube_node_ready_text(n));
 	cJSON_AddItemToArray(a, e);
 	return o;
 }

@@ -91,6 +91,14 @@ struct kube_meta {
 	size_t			 nowners;
 };
 
+struct kube_node;
+
+/*
+ * A node's Ready condition as kubectl shows it: "True", "False", or
+ * "Unknown" (status Unknown, or no Ready condition).  Static string.
+ */
+const char *kube_node_ready_text(const struct kube_node *n);
+
 /* Value of label/annotation key in kv[0..n), or NULL. */
 const char *kube_kv_get(const struct kube_kv *kv, size_t n, const char *key);
 
@@ -418,7 +426,9 @@ struct kube_pod {
 
 struct kube_node {
 	struct kube_meta	 meta;
-	int			 ready;		/* Ready condition True */
+	int			 ready;		/* Ready condition: 1 True,
+						   0 False, -1 Unknown or
+						   none */
 	int			 unschedulable;
 	struct kube_kv		*allocatable;	/* extended resources too */
 	size_t			 nallocatable;

@@ -115,6 +115,12 @@ kube_snapshot_warn(struct kube_snapshot *s, const char *object,
 }
 
 const char *
+kube_node_ready_text(const struct kube_node *n)
+{
+	return n->ready > 0 ? "True" : n->ready == 0 ? "False" : "Unknown";
+}
+
+const char *
 kube_kv_get(const struct kube_kv *kv, size_t n, const char *key)
 {
 	size_t	i;

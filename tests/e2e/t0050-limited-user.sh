@@ -65,6 +65,13 @@ if run snap kubectl dra snapshot -n team-a -o "$T/lim-snap.yaml" "$L"; then
 		"$T/admin.out" "$T/snapget.out"
 fi
 
+# ---- a view whose own list is refused fails, as kubectl does ----------
+rc=0
+kubectl dra get claims -n team-b "$L" >"$T/f.out" 2>"$T/f.err" || rc=$?
+[ "$rc" = 1 ] || fail "get claims -n team-b (limited): exit $rc, want 1"
+grep -q 'kubectl-dra: error: cannot list resourceclaims in namespace "team-b": forbidden' "$T/f.err" ||
+	fail "get claims -n team-b (limited): $(cat "$T/f.err")"
+
 # ---- describe: a refusal is not "not found" ----------------------------
 rc=0
 kubectl dra describe claim x -n team-b "$L" >"$T/d.out" 2>"$T/d.err" || rc=$?

@@ -462,7 +462,9 @@ test_counters_block(void **state)
 	assert_ptr_equal(s->pods.v[0]->claims[0].claim, c);
 	assert_int_equal(kube_snapshot_node(s, "n")->ndevices, 3);
 	assert_int_equal(kube_snapshot_node(s, "n")->nallocated, 1);
-	assert_true(kube_snapshot_node(s, "n")->ready);
+	assert_int_equal(kube_snapshot_node(s, "n")->ready, 1);
+	assert_string_equal(kube_node_ready_text(kube_snapshot_node(s, "n")),
+	    "True");
 	kube_snapshot_free(s);
 }
 
