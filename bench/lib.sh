@@ -1,0 +1,183 @@
+# shellcheck shell=bash
+# Shared helpers of bench/*.sh.  Sourced, not run.  Plain bash, awk and
+# /usr/bin/time (GNU time: wall time and peak RSS); no python or jq.
+
+bench_log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+bench_die() { bench_log "error: $*"; exit 1; }
+
+# bench_need CMD...: fail early when a tool is missing.
+bench_need() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 ||
+			bench_die "$c is missing (scripts/setup.sh installs what bench/ needs)"
+	done
+}
+
+# bench_build ROOT DIR: configure and build kubectl-dra and dra-gen-fleet
+# in DIR with the project's default build type (RelWithDebInfo: -O2 -g,
+# the symbols keep perf profiles readable).
+bench_build() {
+	local root=$1 dir=$2
+	bench_log "building $root in $dir"
+	cmake -S "$root" -B "$dir" -DBUILD_TESTING=OFF >"$dir.cmake.log" 2>&1 ||
+		{ cat "$dir.cmake.log" >&2; bench_die "cmake failed"; }
+	cmake --build "$dir" -j "$(nproc)" --target kubectl-dra dra-gen-fleet \
+		>"$dir.build.log" 2>&1 ||
+		{ tail -n 40 "$dir.build.log" >&2; bench_die "build failed"; }
+}
+
+# bench_time RESULTS LABEL RUN OUT -- CMD...: run CMD once under
+# /usr/bin/time, stdout to OUT (use /dev/null for timed runs; else its
+# stderr is kept in OUT.err), and append
+# "LABEL RUN WALL_S PEAK_RSS_KB USER_S SYS_S" to RESULTS.  A failing CMD
+# stops the benchmark: a number from a failed run means nothing.
+bench_time() {
+	local results=$1 label=$2 run=$3 out=$4 t
+	shift 5
+	t=$(mktemp "${TMPDIR:-/tmp}/bench-time.XXXXXX")
+	if ! /usr/bin/time -f '%e %M %U %S' -o "$t" "$@" >"$out" 2>"$t.err"; then
+		cat "$t.err" "$t" >&2
+		rm -f "$t" "$t.err"
+		bench_die "failed: $*"
+	fi
+	if [ "$out" != /dev/null ]; then
+		cp "$t.err" "$out.err"
+	fi
+	# GNU time writes its line last.
+	printf '%s %s %s\n' "$label" "$run" "$(tail -n 1 "$t")" >>"$results"
+	rm -f "$t" "$t.err"
+}
+
+# bench_stats RESULTS: one line per label,
+#   LABEL N WALL_MEDIAN WALL_MIN WALL_MAX RSS_MEDIAN_KB RSS_MIN RSS_MAX
+#   CPU_MEDIAN (user + system seconds)
+bench_stats() {
+	awk '
+	function median(a, n,    i, j, t) {
+		for (i = 2; i <= n; i++) {
+			t = a[i]
+			for (j = i - 1; j >= 1 && a[j] > t; j--)
+				a[j + 1] = a[j]
+			a[j + 1] = t
+		}
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	{
+		l = $1; n = ++cnt[l]
+		w[l, n] = $3; r[l, n] = $4; c[l, n] = $5 + $6
+		if (!(l in seen)) { seen[l] = 1; order[++nl] = l }
+	}
+	END {
+		for (k = 1; k <= nl; k++) {
+			l = order[k]; n = cnt[l]
+			wmin = wmax = w[l, 1]; rmin = rmax = r[l, 1]
+			for (i = 1; i <= n; i++) {
+				ww[i] = w[l, i]; rr[i] = r[l, i]; cc[i] = c[l, i]
+				if (w[l, i] < wmin) wmin = w[l, i]
+				if (w[l, i] > wmax) wmax = w[l, i]
+				if (r[l, i] < rmin) rmin = r[l, i]
+				if (r[l, i] > rmax) rmax = r[l, i]
+			}
+			printf "%s %d %.3f %.2f %.2f %d %d %d %.3f\n", l, n,
+			    median(ww, n), wmin, wmax, median(rr, n), rmin, rmax,
+			    median(cc, n)
+		}
+	}' "$1"
+}
+
+# bench_ratio RESULTS NUM DEN FIELD: the median over runs of the paired
+# ratio NUM/DEN of FIELD (3 = wall time, 4 = peak RSS, cpu = user +
+# system time), where run i of NUM is divided by run i of DEN.  Both
+# ran in the same round, next to each other, so drifting load on a
+# shared machine hits both alike.
+bench_ratio() {
+	awk -v num="$2" -v den="$3" -v f="$4" '
+	function median(a, n,    i, j, t) {
+		for (i = 2; i <= n; i++) {
+			t = a[i]
+			for (j = i - 1; j >= 1 && a[j] > t; j--)
+				a[j + 1] = a[j]
+			a[j + 1] = t
+		}
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	$1 == num { x[$2] = (f == "cpu" ? $5 + $6 : $f) }
+	$1 == den { y[$2] = (f == "cpu" ? $5 + $6 : $f) }
+	END {
+		n = 0
+		for (i in x)
+			if ((i in y) && y[i] > 0)
+				q[++n] = x[i] / y[i]
+		if (n == 0) { print "n/a"; exit }
+		printf "%.2f\n", median(q, n)
+	}' "$1"
+}
+
+# bench_field STATS LABEL N: field N of LABEL's line of bench_stats.
+bench_field() {
+	awk -v l="$2" -v f="$3" '$1 == l { print $f; found = 1 } END { if (!found) print "n/a" }' "$1"
+}
+
+# bench_machine: a few lines on the machine, for the report.
+bench_machine() {
+	local cpu mem
+	cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+	mem=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
+	echo "- machine: $(nproc) cores (${cpu:-unknown CPU}), $mem memory, $(uname -sr)"
+	echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# bench_build_type BUILD: the build type and the optimisation flags of a
+# build tree (the project sets RelWithDebInfo when none is given, without
+# writing it into the cache).
+bench_build_type() {
+	local t flags
+	t=$(awk -F= '/^CMAKE_BUILD_TYPE:/ { print $2 }' "$1/CMakeCache.txt" 2>/dev/null)
+	flags=$(awk '/^C_FLAGS/ { for (i = 3; i <= NF; i++) if ($i ~ /^-(O|g$|DNDEBUG)/) s = s " " $i } END { print substr(s, 2) }' \
+		"$1/kubectl-dra/CMakeFiles/kubectl-dra.dir/flags.make" 2>/dev/null)
+	echo "${t:-RelWithDebInfo (the project default)} (${flags:-flags unknown})"
+}
+
+# bench_t STATS LABEL: "median (min–max)" wall seconds.
+bench_t() {
+	awk -v l="$2" '$1 == l { printf "%.2f (%.2f–%.2f)", $3, $4, $5 }' "$1"
+}
+# bench_m STATS LABEL: "median (min–max)" peak RSS in MB (10^6 bytes;
+# GNU time reports KiB), just the median when min and max round alike.
+bench_m() {
+	awk -v l="$2" '$1 == l {
+		md = sprintf("%.0f", $6 * 1.024 / 1000)
+		lo = sprintf("%.0f", $7 * 1.024 / 1000)
+		hi = sprintf("%.0f", $8 * 1.024 / 1000)
+		if (lo == hi) print md; else printf "%s (%s–%s)\n", md, lo, hi }' "$1"
+}
+# bench_cpu STATS LABEL: median user + system seconds.
+bench_cpu() {
+	awk -v l="$2" '$1 == l { printf "%.2f", $9 }' "$1"
+}
+
+# bench_perf DIR LABEL HZ -- CMD...: profile one run of CMD (stdout and
+# stderr discarded) with perf's DWARF call graphs at HZ samples a
+# second (16 KiB of stack a sample: 250 Hz makes 40 MB in 10 s), keep the
+# data in DIR/perf.LABEL.data and a summary in DIR/perf.LABEL.txt: the
+# share of samples per library (self) and the heaviest functions with
+# what they call (children).  Rerun `perf report -i DIR/perf.LABEL.data`
+# for more.
+bench_perf() {
+	local dir=$1 label=$2 hz=$3
+	shift 4
+	perf record -q -F "$hz" --call-graph dwarf,16384 -o "$dir/perf.$label.data" \
+		"$@" >/dev/null 2>"$dir/perf.$label.err" ||
+		{ cat "$dir/perf.$label.err" >&2; bench_die "perf record failed: $*"; }
+	{
+		echo "# $*"
+		echo "# by library, self"
+		perf report -i "$dir/perf.$label.data" --no-children --sort dso \
+			--stdio -g none 2>/dev/null | awk '/%/ && n < 12 { print; n++ }'
+		echo "# by function, with children"
+		perf report -i "$dir/perf.$label.data" --children --sort symbol \
+			--stdio -g none 2>/dev/null |
+			awk '/%/ && !/ 0x0000/ && n < 45 { print; n++ }'
+	} >"$dir/perf.$label.txt"
+}
