@@ -288,6 +288,17 @@ test_list_errors(void **state)
 	assert_int_equal(stub_nrequests(l.s), 1);
 	lenv_close(&l);
 
+	/* a server that hands back the same continue token is stopped */
+	lenv_open(&l, 2);
+	reply_page(&l, "a", 2, "same", "1");
+	reply_page(&l, "b", 2, "same", "1");
+	assert_int_equal(kube_client_list(l.c, "/r", NULL, on_item, on_reset,
+	    &l, NULL, &l.err), KUBE_E_API);
+	assert_string_equal(l.err.msg, "list /r: the server returned the "
+	    "same continue token twice");
+	assert_int_equal(stub_nrequests(l.s), 2);
+	lenv_close(&l);
+
 	/* forbidden lists report the Status */
 	lenv_open(&l, 2);
 	stub_reply_json(l.s, 403, "{\"kind\":\"Status\",\"message\":"
