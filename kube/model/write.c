@@ -548,6 +548,20 @@ static void	fw_node(struct fw *, const cJSON *, int, int);
  * A mapping's entries at indent.  first_inline: the first key goes on
  * the current line (after "- ").
  */
+/* A value written on its key's or dash's line: {}, [] or a scalar. */
+static void
+fw_leaf(struct fw *w, const cJSON *c)
+{
+	if (cJSON_IsObject(c))
+		fw_adds(w, "{}\n");
+	else if (cJSON_IsArray(c))
+		fw_adds(w, "[]\n");
+	else {
+		fw_scalar(w, c);
+		fw_add(w, "\n", 1);
+	}
+}
+
 static void
 fw_map(struct fw *w, const cJSON *v, int indent, int first_inline)
 {
@@ -565,14 +579,7 @@ fw_map(struct fw *w, const cJSON *v, int indent, int first_inline)
 			    0);
 		} else {
 			fw_add(w, " ", 1);
-			if (cJSON_IsObject(c))
-				fw_adds(w, "{}\n");
-			else if (cJSON_IsArray(c))
-				fw_adds(w, "[]\n");
-			else {
-				fw_scalar(w, c);
-				fw_add(w, "\n", 1);
-			}
+			fw_leaf(w, c);
 		}
 	}
 }
@@ -592,14 +599,7 @@ fw_seq(struct fw *w, const cJSON *v, int indent)
 			fw_seq(w, c, indent + 2);
 		} else {
 			fw_add(w, "- ", 2);
-			if (cJSON_IsObject(c))
-				fw_adds(w, "{}\n");
-			else if (cJSON_IsArray(c))
-				fw_adds(w, "[]\n");
-			else {
-				fw_scalar(w, c);
-				fw_add(w, "\n", 1);
-			}
+			fw_leaf(w, c);
 		}
 	}
 }
