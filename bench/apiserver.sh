@@ -304,7 +304,7 @@ CPU is mostly waiting for the API server (the lists are paginated,
 limit=500, one page after the other, for kubectl and kubectl-dra alike).
 One more run of the plugin with --v=6, summing the logged request times
 (request sent to last byte of the body): \`get devices -A\` $http_devices,
-\`get claims -A\` $http_claims (claims also reads every pod).
+\`get claims -A\` $http_claims.
 
 Goal (time through \`kubectl dra\` at most 0.5 of kubectl's; the plugin's
 own peak RSS, direct row, at most 0.25 of kubectl's):
