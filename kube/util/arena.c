@@ -2,7 +2,8 @@
  * arena.c: the bump allocator (see arena.h).
  *
  * Blocks are 1 MiB, or larger for a single big request; each keeps its
- * own fill pointer.  Alignment is that of max_align_t.
+ * own fill pointer.  Alignment is that of max_align_t.  Blocks are
+ * calloc'd, which is how every allocation comes back zeroed.
  */
 #include "arena.h"
 
@@ -57,7 +58,12 @@ dra_arena_alloc(struct dra_arena *a, size_t size)
 	b = a->head;
 	if (b == NULL || b->size - b->fill < want) {
 		bsize = want > ARENA_BLOCK / 4 ? want : ARENA_BLOCK;
-		b = xmalloc(sizeof *b + bsize);
+		/*
+		 * calloc: fresh pages come zeroed from the kernel, so
+		 * nothing is cleared twice, and a bump allocator never
+		 * hands out the same bytes again.
+		 */
+		b = xcalloc(1, sizeof *b + bsize);
 		b->size = bsize;
 		b->fill = 0;
 		if (bsize == ARENA_BLOCK || a->head == NULL) {
@@ -72,8 +78,7 @@ dra_arena_alloc(struct dra_arena *a, size_t size)
 	p = b->data + b->fill;
 	b->fill += want;
 	a->used += want;
-	memset(p, 0, size);
-	return p;
+	return p;		/* zero: the block was calloc'd */
 }
 
 void *
