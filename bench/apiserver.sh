@@ -217,15 +217,7 @@ err_claims=$(stderr_of plugin.claims)
 : >"$dir/results"
 
 # shellcheck disable=SC2086 # labels are plain words
-set -- $labels
-n=$#
-for ((r = 1; r <= runs; r++)); do
-	bench_log "round $r/$runs (load $(cut -d' ' -f1-3 /proc/loadavg))"
-	for ((i = 0; i < n; i++)); do
-		j=$(((i + r - 1) % n + 1))
-		run_label "${!j}" "$r" /dev/null
-	done
-done
+bench_rounds "$runs" $labels
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 bench_stats "$dir/results" >"$dir/stats"
 

@@ -181,3 +181,20 @@ bench_perf() {
 			awk '/%/ && !/ 0x0000/ && n < 45 { print; n++ }'
 	} >"$dir/perf.$label.txt"
 }
+
+# bench_rounds RUNS LABEL...: the timed rounds.  Each round runs every
+# label once through the caller's run_label LABEL ROUND OUT, in an order
+# that rotates every round, so that no command always follows the same
+# one and load from other work hits them all alike.
+bench_rounds() {
+	local runs=$1 r i j n
+	shift
+	n=$#
+	for ((r = 1; r <= runs; r++)); do
+		bench_log "round $r/$runs (load $(cut -d' ' -f1-3 /proc/loadavg))"
+		for ((i = 0; i < n; i++)); do
+			j=$(((i + r - 1) % n + 1))
+			run_label "${!j}" "$r" /dev/null
+		done
+	done
+}
