@@ -6,7 +6,7 @@ set -eu
 
 pkgs="build-essential cmake pkg-config git ca-certificates openssl
 libcurl4-openssl-dev libcjson-dev libyaml-dev libncurses-dev libglpk-dev
-libcmocka-dev uthash-dev tmux hyperfine time"
+libcmocka-dev uthash-dev libpcre2-dev tmux hyperfine time"
 
 missing=""
 for p in $pkgs; do

@@ -1,0 +1,2 @@
+/* alloc.c: see alloc.h. */
+#include "alloc.h"

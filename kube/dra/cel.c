@@ -1,0 +1,2 @@
+/* cel.c: see cel.h. */
+#include "cel.h"
