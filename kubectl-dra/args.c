@@ -271,6 +271,12 @@ set_flag(const struct dra_flag *f, const char *value, struct dra_opts *o,
 	case DRA_F_CLIENT:
 		o->client_only = b;
 		break;
+	case DRA_F_NODE:
+		o->node = value;
+		break;
+	case DRA_F_WHAT_IF:
+		o->what_if = value;
+		break;
 	}
 	return KUBE_OK;
 }

@@ -66,6 +66,8 @@ enum dra_flag_id {
 	/* Command flags. */
 	DRA_F_FORMAT,
 	DRA_F_CLIENT,
+	DRA_F_NODE,
+	DRA_F_WHAT_IF,
 };
 
 /*
@@ -115,6 +117,8 @@ struct dra_opts {
 	int		 help;
 	const char	*format;	/* snapshot --format */
 	int		 client_only;	/* version --client */
+	const char	*node;		/* why --node */
+	const char	*what_if;	/* why --what-if FILE */
 };
 
 /* The positional words after the command name (borrowed from argv). */
@@ -156,6 +160,7 @@ extern const struct dra_cmd dra_cmd_get;
 extern const struct dra_cmd dra_cmd_help;
 extern const struct dra_cmd dra_cmd_snapshot;
 extern const struct dra_cmd dra_cmd_version;
+extern const struct dra_cmd dra_cmd_why;
 
 /* The command named name (exact name or alias), or NULL. */
 const struct dra_cmd *dra_cmd_find(const char *name);
@@ -285,7 +290,10 @@ void	dra_print_warnings(const struct kube_snapshot *s, int all);
  * namespaces when namespace is NULL).  A list the user may not read
  * (403) is skipped with one "Warning:" line naming what could not be
  * read.  KUBECTL_DRA_NOW (Unix seconds), when set, replaces the
- * snapshot's clock, for reproducible ages.  On success *out is the
+ * snapshot's clock, for reproducible ages.  ctx->opts.what_if, when
+ * set, names a file whose objects are added before the joins are built
+ * (hypothetical slices or claims for `why --what-if`).  On success
+ * *out is the
  * snapshot (free with kube_snapshot_free); on failure the error has
  * been printed and the exit code is returned.
  */

@@ -37,6 +37,16 @@ apply_now(struct kube_snapshot *s)
 		s->now = (int64_t)v;
 }
 
+/* Add the objects of --what-if FILE (before the joins). */
+static int
+load_what_if(struct dra_ctx *ctx, struct kube_snapshot *s,
+    struct dra_err *err)
+{
+	if (ctx->opts.what_if == NULL)
+		return KUBE_OK;
+	return kube_snapshot_load_file(s, ctx->opts.what_if, err);
+}
+
 static enum dra_ret
 load_file(struct dra_ctx *ctx, struct kube_snapshot **out)
 {
@@ -45,7 +55,8 @@ load_file(struct dra_ctx *ctx, struct kube_snapshot **out)
 
 	s = kube_snapshot_new();
 	dra_err_clear(&err);
-	if (kube_snapshot_load_file(s, ctx->opts.from, &err) != KUBE_OK) {
+	if (kube_snapshot_load_file(s, ctx->opts.from, &err) != KUBE_OK ||
+	    load_what_if(ctx, s, &err) != KUBE_OK) {
 		kube_snapshot_free(s);
 		return dra_error("%s", err.msg);
 	}
@@ -348,6 +359,8 @@ load_live(struct dra_ctx *ctx, unsigned needs, const char *ns,
 		}
 		break;
 	}
+	if (rc == KUBE_OK)
+		rc = load_what_if(ctx, s, &err);
 	if (rc != KUBE_OK) {
 		kube_snapshot_free(s);
 		dra_buf_release(&refused);

@@ -246,4 +246,28 @@ char	*dra_describe_pool(const struct kube_snapshot *s,
 char	*dra_describe_node(const struct kube_snapshot *s,
 	    const char *node_name, const struct kube_node *node);
 
+struct dra_why;
+
+/*
+ * The `why` report (kube/dra/why.h) for people: target (a heading such
+ * as "ResourceClaim default/x"), the verdict, the devices it holds or
+ * would get, the claims to release, then the reasons: those of every
+ * node, then node by node (the first 5 nodes in full, the others
+ * counted by reason code).  Returns a new string the caller frees.
+ */
+char	*dra_why_text(const char *target, const struct dra_why *w);
+
+/*
+ * The stable JSON document of `why -o json`: {"kind": "Why", "target",
+ * "claim" (ns/name or null), "allocatable" (true, false, or null when
+ * unknown), "verdict" (dra_why_verdict_name()), "summary", "node" (the
+ * first node that fits, or the allocated node), "devices": [{"claim",
+ * "request", "driver", "pool", "device"}], "nodesConsidered",
+ * "fitNodes": [names], "release": ["ns/name"], "reasons": [{"node" (null:
+ * every node), "claim", "request", "code", "message", "evidence":
+ * [lines]}]}.  Returns a new cJSON tree the caller deletes.
+ */
+struct cJSON *dra_why_json(const char *target, const char *claim,
+	    const struct dra_why *w);
+
 #endif

@@ -1,0 +1,1103 @@
+/*
+ * why.c: explain an allocation decision (see why.h).
+ *
+ * The verdict comes from dra_allocate() alone, node by node, so it is
+ * the allocator's answer and nothing else.  The explanation of a node
+ * that does not fit is built afterwards: for each request of each
+ * pending claim, every device the node can reach goes through
+ * dra_device_check(), and the tally says what stands in the way
+ * (selectors, holders, counters, capacity, taints, pools).  When every
+ * request has enough candidates alone, the constraints or the sum of
+ * the picks are what fails, and the reason says so.
+ */
+#include "why.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "xmalloc.h"
+
+/* Evidence lines kept per request and node. */
+#define WHY_MAX_EVIDENCE	8
+/* Holder claims tried when looking for "allocatable after release". */
+#define WHY_MAX_HOLDERS		64
+/* Nodes whose failure is explained in detail (all are counted). */
+#define WHY_MAX_EXPLAINED	64
+
+/* A claim to allocate, and where its name and spec come from. */
+struct why_claim {
+	struct dra_claim_ref	 ref;
+	const struct kube_claim	*claim;		/* NULL for a template */
+	char			*name;		/* "ns/name" */
+};
+
+struct why_state {
+	const struct kube_snapshot	*s;
+	const struct dra_why_target	*t;
+	struct dra_why			*w;
+	struct dra_alloc_opts		 opts;
+	struct why_claim		*pending;
+	struct dra_claim_ref		*refs;		/* pending[i].ref */
+	size_t				 npending;
+	const char			*pinned;	/* node all must use */
+	const char		       **nodes;
+	const struct kube_node	       **node_objs;
+	size_t				 nnodes;
+	/* Claims that hold what the requests wanted (release analysis). */
+	const struct kube_claim	       **holders;
+	size_t				 nholders;
+};
+
+const char *
+dra_why_verdict_name(enum dra_why_verdict v)
+{
+	switch (v) {
+	case DRA_WHY_ALLOCATED:
+		return "allocated";
+	case DRA_WHY_ALLOCATABLE:
+		return "allocatable";
+	case DRA_WHY_AFTER_RELEASE:
+		return "allocatable-after-release";
+	case DRA_WHY_NEVER:
+		return "never";
+	case DRA_WHY_BLOCKED:
+		return "blocked";
+	case DRA_WHY_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
+
+static char *
+claim_name(const char *ns, const char *name)
+{
+	return xasprintf("%s/%s", ns != NULL ? ns : "", name);
+}
+
+static void
+free_reason(struct dra_why_reason *r)
+{
+	size_t	e;
+
+	free(r->node);
+	free(r->claim);
+	free(r->request);
+	free(r->message);
+	for (e = 0; e < r->nevidence; e++)
+		free(r->evidence[e]);
+	free(r->evidence);
+}
+
+static struct dra_why_reason *
+add_reason(struct dra_why *w, const char *node, const char *claim,
+    const char *request, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static struct dra_why_reason *
+add_reason(struct dra_why *w, const char *node, const char *claim,
+    const char *request, const char *code, const char *fmt, ...)
+{
+	struct dra_why_reason	*r;
+	struct dra_buf		 b;
+	va_list			 ap;
+
+	w->reasons = xreallocarray(w->reasons, w->nreasons + 1,
+	    sizeof *w->reasons);
+	r = &w->reasons[w->nreasons++];
+	memset(r, 0, sizeof *r);
+	r->node = node != NULL ? xstrdup(node) : NULL;
+	r->claim = claim != NULL ? xstrdup(claim) : NULL;
+	r->request = request != NULL ? xstrdup(request) : NULL;
+	r->code = code;
+	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+	va_start(ap, fmt);
+	dra_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	r->message = dra_buf_take(&b);
+	return r;
+}
+
+static void
+add_evidence(struct dra_why_reason *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+add_evidence(struct dra_why_reason *r, const char *fmt, ...)
+{
+	struct dra_buf	b;
+	va_list		ap;
+
+	r->evidence = xreallocarray(r->evidence, r->nevidence + 1,
+	    sizeof *r->evidence);
+	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+	va_start(ap, fmt);
+	dra_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	r->evidence[r->nevidence++] = dra_buf_take(&b);
+}
+
+static void
+add_device(struct dra_why *w, const struct kube_claim *c, const char *cname,
+    const char *request, const struct kube_device *d, const char *driver,
+    const char *pool, const char *name)
+{
+	struct dra_why_device	*dev;
+
+	w->devices = xreallocarray(w->devices, w->ndevices + 1,
+	    sizeof *w->devices);
+	dev = &w->devices[w->ndevices++];
+	dev->claim = c;
+	dev->claim_name = xstrdup(cname);
+	dev->request = xstrdup(request != NULL ? request : "");
+	dev->device = d;
+	dev->driver = xstrdup(driver != NULL ? driver : "");
+	dev->pool = xstrdup(pool != NULL ? pool : "");
+	dev->name = xstrdup(name != NULL ? name : "");
+}
+
+static void
+add_holder(struct why_state *st, const struct kube_claim *c)
+{
+	size_t	i;
+
+	if (c == NULL || st->nholders >= WHY_MAX_HOLDERS)
+		return;
+	for (i = 0; i < st->nholders; i++) {
+		if (st->holders[i] == c)
+			return;
+	}
+	st->holders = xreallocarray(st->holders, st->nholders + 1,
+	    sizeof *st->holders);
+	st->holders[st->nholders++] = c;
+}
+
+static char *
+fmt_quantity(int64_t milli)
+{
+	char	buf[64];
+
+	return xstrdup(kube_quantity_format(milli, buf, sizeof buf));
+}
+
+/* "ns/a, ns/b" for the claims holding d (at most a few). */
+static char *
+holders_text(const struct kube_device_alloc *h, size_t n)
+{
+	struct dra_buf	b;
+	size_t		i;
+
+	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+	for (i = 0; i < n && i < 4; i++)
+		dra_buf_addf(&b, "%s%s/%s", i ? ", " : "",
+		    h[i].claim->meta.namespace, h[i].claim->meta.name);
+	if (n > 4)
+		dra_buf_addf(&b, " and %zu more", n - 4);
+	if (n == 0)
+		dra_buf_adds(&b, "(none)");
+	return dra_buf_take(&b);
+}
+
+/*
+ * The claims whose allocated devices consume counters of set (in any
+ * pool, on any node), for the evidence and the release analysis.
+ */
+static char *
+counter_users(struct why_state *st, const struct kube_counter_set *set)
+{
+	const struct kube_pool	*p;
+	struct dra_buf		 b;
+	size_t			 i, j, k, a, shown = 0, total = 0;
+
+	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+	if (set == NULL || set->slice == NULL || (p = kube_snapshot_pool(st->s,
+	    set->slice->driver, set->slice->pool_name)) == NULL)
+		return dra_buf_take(&b);
+	for (i = 0; i < p->nslices; i++) {
+		const struct kube_slice	*sl = p->slices[i];
+
+		for (j = 0; j < sl->ndevices; j++) {
+			const struct kube_device *d = &sl->devices[j];
+			int			  uses = 0;
+
+			for (k = 0; k < d->nconsumes; k++) {
+				if (d->consumes[k].set == set)
+					uses = 1;
+			}
+			if (!uses)
+				continue;
+			for (a = 0; a < d->nallocs; a++) {
+				const struct kube_claim	*c = d->allocs[a].claim;
+				const struct kube_result *r =
+				    &c->results[d->allocs[a].result];
+
+				if (r->admin_access)
+					continue;
+				add_holder(st, c);
+				total++;
+				if (shown++ < 4)
+					dra_buf_addf(&b, "%s%s/%s (%s)",
+					    shown > 1 ? ", " : "",
+					    c->meta.namespace, c->meta.name,
+					    d->name);
+			}
+		}
+	}
+	if (total > 4)
+		dra_buf_addf(&b, " and %zu more", total - 4);
+	return dra_buf_take(&b);
+}
+
+/* One line of evidence for device d failing check det. */
+static char *
+check_text(struct why_state *st, const struct kube_device *d,
+    const struct kube_device_request *r, const struct dra_check_detail *det)
+{
+	const char	*driver = d->slice->driver, *pool = d->slice->pool_name;
+	char		*h, *need, *left, *out;
+
+	switch (det->check) {
+	case DRA_CHECK_IN_USE:
+		h = holders_text(det->holders, det->nholders);
+		out = xasprintf("%s/%s/%s: in use by %s", driver, pool,
+		    d->name, h);
+		free(h);
+		return out;
+	case DRA_CHECK_COUNTERS:
+		need = fmt_quantity(det->need);
+		left = fmt_quantity(det->left);
+		h = counter_users(st, det->set);
+		out = xasprintf("%s/%s/%s: counter set %s, counter %s: needs "
+		    "%s, %s left%s%s%s", driver, pool, d->name,
+		    det->set != NULL ? det->set->name : "?",
+		    det->set != NULL && det->counter < det->set->ncounters ?
+		    det->set->counters[det->counter].name : "?", need, left,
+		    *h != '\0' ? " (consumed by " : "", h,
+		    *h != '\0' ? ")" : "");
+		free(need);
+		free(left);
+		free(h);
+		return out;
+	case DRA_CHECK_CAPACITY:
+		need = fmt_quantity(det->need);
+		left = fmt_quantity(det->left);
+		out = xasprintf("%s/%s/%s: capacity %s: needs %s, %s left",
+		    driver, pool, d->name, det->capacity != NULL ?
+		    det->capacity->id : "?", need, left);
+		free(need);
+		free(left);
+		return out;
+	case DRA_CHECK_TAINT:
+		return xasprintf("%s/%s/%s: taint %s%s%s:%s%s%s is not "
+		    "tolerated", driver, pool, d->name,
+		    det->taint != NULL ? det->taint->key : "?",
+		    det->taint != NULL && det->taint->value != NULL ? "=" : "",
+		    det->taint != NULL && det->taint->value != NULL ?
+		    det->taint->value : "",
+		    det->taint != NULL ? det->taint->effect_text : "?",
+		    det->taint != NULL && det->taint->rule != NULL ?
+		    " (DeviceTaintRule " : "",
+		    det->taint != NULL && det->taint->rule != NULL ?
+		    det->taint->rule : "");
+	case DRA_CHECK_CLASS_SELECTOR:
+		return xasprintf("%s/%s/%s: class selector #%zu is false",
+		    driver, pool, d->name, det->selector);
+	case DRA_CHECK_REQUEST_SELECTOR:
+		return xasprintf("%s/%s/%s: request selector #%zu is false%s%s",
+		    driver, pool, d->name, det->selector,
+		    r->selectors != NULL && det->selector < r->nselectors ?
+		    ": " : "", r->selectors != NULL &&
+		    det->selector < r->nselectors ?
+		    r->selectors[det->selector] : "");
+	default:
+		break;
+	}
+	return xasprintf("%s/%s/%s: %s%s%s", driver, pool, d->name,
+	    dra_check_code(det->check), det->message != NULL ? ": " : "",
+	    det->message != NULL ? det->message : "");
+}
+
+/* Whether d can be reached from node at all (cheap pre-filter). */
+static int
+on_node(const struct kube_device *d, const char *node)
+{
+	const char	*dn = kube_device_node(d);
+
+	return dn == NULL || node == NULL || strcmp(dn, node) == 0;
+}
+
+/* Checks ordered by how much they tell a user, most first. */
+static int
+check_weight(enum dra_check c)
+{
+	switch (c) {
+	case DRA_CHECK_CEL_ERROR:
+	case DRA_CHECK_CEL_UNSUPPORTED:
+	case DRA_CHECK_CLASS_MISSING:
+	case DRA_CHECK_FEATURE:
+		return 9;
+	case DRA_CHECK_IN_USE:
+	case DRA_CHECK_COUNTERS:
+	case DRA_CHECK_CAPACITY:
+	case DRA_CHECK_TAINT:
+		return 8;
+	case DRA_CHECK_POOL_INCOMPLETE:
+	case DRA_CHECK_POOL_INVALID:
+		return 7;
+	case DRA_CHECK_REQUEST_SELECTOR:
+		return 5;
+	case DRA_CHECK_CLASS_SELECTOR:
+		return 4;
+	case DRA_CHECK_STALE:
+	case DRA_CHECK_NODE:
+		return 1;
+	case DRA_CHECK_OK:
+		break;
+	}
+	return 0;
+}
+
+#define NCHECKS	(DRA_CHECK_CLASS_MISSING + 1)
+
+/*
+ * Tally every device node can reach for request r; returns the number
+ * that pass every check, fills *nmatch with those that match the
+ * selectors (pass or fail later) and adds one evidence line per failing
+ * device (most telling checks first) to reason when it is not NULL.
+ */
+static size_t
+tally_request(struct why_state *st, struct dra_allocator *a,
+    const char *node, const struct kube_node *n, const char *ns,
+    const struct kube_device_request *r, size_t tally[NCHECKS],
+    size_t *nmatch, struct dra_why_reason *reason)
+{
+	const struct kube_snapshot	*s = st->s;
+	struct dra_check_detail		 det;
+	size_t				 i, j, k, ok = 0, shown = 0;
+	int				 weight, level;
+
+	memset(tally, 0, NCHECKS * sizeof *tally);
+	*nmatch = 0;
+	for (level = 9; level >= 0; level--) {
+		for (i = 0; i < s->pools.n; i++) {
+			const struct kube_pool	*p = s->pools.v[i];
+
+			if (p->node_name != NULL && node != NULL &&
+			    strcmp(p->node_name, node) != 0)
+				continue;
+			for (j = 0; j < p->nslices; j++) {
+				const struct kube_slice	*sl = p->slices[j];
+
+				for (k = 0; k < sl->ndevices; k++) {
+					const struct kube_device *d =
+					    &sl->devices[k];
+					enum dra_check		  c;
+
+					if (!on_node(d, node))
+						continue;
+					memset(&det, 0, sizeof det);
+					c = dra_device_check(a, node, n, ns, r,
+					    d, &det);
+					weight = check_weight(c);
+					if (level == 9) {
+						tally[c]++;
+						if (c == DRA_CHECK_OK)
+							ok++;
+						if (weight >= 7 ||
+						    c == DRA_CHECK_OK)
+							(*nmatch)++;
+						if (c == DRA_CHECK_IN_USE) {
+							size_t h;
+
+							for (h = 0; h <
+							    det.nholders; h++)
+								add_holder(st,
+								    det.holders
+								    [h].claim);
+						}
+					}
+					if (reason != NULL && weight == level &&
+					    c != DRA_CHECK_OK &&
+					    shown < WHY_MAX_EVIDENCE) {
+						char *line = check_text(st, d, r,
+						    &det);
+
+						add_evidence(reason, "%s", line);
+						free(line);
+						shown++;
+					} else if (c == DRA_CHECK_COUNTERS &&
+					    level == 9 && reason == NULL) {
+						free(counter_users(st,
+						    det.set));
+					}
+					free(det.message);
+				}
+			}
+		}
+		if (reason == NULL)
+			break;
+	}
+	return ok;
+}
+
+static const struct kube_device_class *
+find_class(const struct kube_snapshot *s, const char *name)
+{
+	return name != NULL ? kube_snapshot_class(s, name) : NULL;
+}
+
+/* "1 device", "all devices" ... of a request, for messages. */
+static char *
+wants_text(const struct kube_device_request *r)
+{
+	if (r->mode == KUBE_MODE_ALL)
+		return xasprintf("all devices of class %s", r->class_name);
+	return xasprintf("%" PRId64 " device%s of class %s", r->count,
+	    r->count == 1 ? "" : "s", r->class_name);
+}
+
+/*
+ * Explain why request r (named rname) of claim wc does not fit on node,
+ * when it does not fit alone.  Returns 1 if a reason was added.
+ */
+static int
+explain_request(struct why_state *st, struct dra_allocator *a,
+    const char *node, const struct kube_node *n, const struct why_claim *wc,
+    const char *rname, const struct kube_device_request *r)
+{
+	struct dra_why_reason	*reason;
+	size_t			 tally[NCHECKS], ok, nmatch, i, need;
+	enum dra_check		 worst = DRA_CHECK_OK;
+	char			*wants;
+	const char		*code;
+
+	ok = tally_request(st, a, node, n, wc->ref.namespace, r, tally,
+	    &nmatch, NULL);
+	if (r->mode == KUBE_MODE_ALL)
+		need = nmatch > 0 ? nmatch : 1;
+	else
+		need = r->count > 0 ? (size_t)r->count : 1;
+	if (ok >= need && !(r->mode == KUBE_MODE_ALL && ok < nmatch))
+		return 0;
+	for (i = 0; i < NCHECKS; i++) {
+		if (i != DRA_CHECK_OK && tally[i] > 0 &&
+		    check_weight((enum dra_check)i) > check_weight(worst))
+			worst = (enum dra_check)i;
+	}
+	wants = wants_text(r);
+	if (worst == DRA_CHECK_OK) {
+		reason = add_reason(st->w, node, wc->name, rname, "no-devices",
+		    "wants %s; no device is reachable from node %s", wants,
+		    node);
+	} else if (nmatch == 0) {
+		code = dra_check_code(worst);
+		reason = add_reason(st->w, node, wc->name, rname, code,
+		    "wants %s; none of the %zu device%s reachable from node %s "
+		    "matches the %s selectors", wants,
+		    tally[DRA_CHECK_CLASS_SELECTOR] +
+		    tally[DRA_CHECK_REQUEST_SELECTOR] + tally[DRA_CHECK_NODE] +
+		    tally[DRA_CHECK_STALE],
+		    tally[DRA_CHECK_CLASS_SELECTOR] +
+		    tally[DRA_CHECK_REQUEST_SELECTOR] + tally[DRA_CHECK_NODE] +
+		    tally[DRA_CHECK_STALE] == 1 ? "" : "s", node,
+		    tally[DRA_CHECK_REQUEST_SELECTOR] > 0 ?
+		    "request's" : "class");
+	} else if (r->mode == KUBE_MODE_ALL) {
+		reason = add_reason(st->w, node, wc->name, rname,
+		    dra_check_code(worst), "wants %s; %zu match on node %s, "
+		    "%zu of them cannot be allocated (%s), and All takes "
+		    "every matching device or none", wants, nmatch, node,
+		    nmatch - ok, dra_check_code(worst));
+	} else {
+		reason = add_reason(st->w, node, wc->name, rname,
+		    dra_check_code(worst), "wants %s; %zu match%s on node %s, "
+		    "%zu %s available", wants, nmatch, nmatch == 1 ? "es" : "",
+		    node, ok, ok == 1 ? "is" : "are");
+	}
+	free(wants);
+	tally_request(st, a, node, n, wc->ref.namespace, r, tally, &nmatch,
+	    reason);
+	if (r->class_name != NULL && find_class(st->s, r->class_name) ==
+	    NULL)
+		add_evidence(reason, "DeviceClass %s does not exist",
+		    r->class_name);
+	return 1;
+}
+
+/* The reasons of one node that does not fit. */
+static void
+explain_node(struct why_state *st, struct dra_allocator *a,
+    const char *node, const struct kube_node *n)
+{
+	size_t	i, j, k, before = st->w->nreasons;
+	char	name[512];
+
+	for (i = 0; i < st->npending; i++) {
+		const struct why_claim		*wc = &st->pending[i];
+		const struct kube_claim_spec	*sp = wc->ref.spec;
+
+		for (j = 0; j < sp->nrequests; j++) {
+			const struct kube_request *rq = &sp->requests[j];
+
+			if (rq->exactly != NULL) {
+				explain_request(st, a, node, n, wc, rq->name,
+				    rq->exactly);
+				continue;
+			}
+			/* firstAvailable: it fails only if every one does. */
+			for (k = 0; k < rq->nfirst_available; k++) {
+				snprintf(name, sizeof name, "%s/%s", rq->name,
+				    rq->first_available[k].name);
+				explain_request(st, a, node, n, wc, name,
+				    &rq->first_available[k]);
+			}
+		}
+	}
+	if (st->w->nreasons > before)
+		return;
+	/* Every request fits alone: together they do not. */
+	for (i = 0; i < st->npending; i++) {
+		const struct kube_claim_spec	*sp = st->pending[i].ref.spec;
+		struct dra_why_reason		*r;
+
+		if (sp->nconstraints == 0)
+			continue;
+		r = add_reason(st->w, node, st->pending[i].name, NULL,
+		    "constraint", "every request has devices on node %s, but "
+		    "no choice of them satisfies the claim's constraints",
+		    node);
+		for (j = 0; j < sp->nconstraints; j++) {
+			const struct kube_constraint	*c = &sp->constraints[j];
+			struct dra_buf			 b;
+
+			dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+			for (k = 0; k < c->nrequests; k++)
+				dra_buf_addf(&b, "%s%s", k ? ", " : "",
+				    c->requests[k]);
+			add_evidence(r, "%s %s over %s",
+			    c->match_attribute != NULL ? "matchAttribute" :
+			    c->distinct_attribute != NULL ?
+			    "distinctAttribute" : "constraint",
+			    c->match_attribute != NULL ? c->match_attribute :
+			    c->distinct_attribute != NULL ?
+			    c->distinct_attribute : c->unknown != NULL ?
+			    c->unknown : "?", b.len > 0 ? dra_buf_str(&b) :
+			    "every request");
+			dra_buf_release(&b);
+		}
+		return;
+	}
+	add_reason(st->w, node, st->npending == 1 ? st->pending[0].name : NULL,
+	    NULL, "combination", "every request has devices on node %s, but "
+	    "not all of them at once: the picks share counters or capacity, "
+	    "or the claims compete for the same devices", node);
+}
+
+static const struct kube_claim_template *
+find_template(const struct kube_snapshot *s, const char *ns,
+    const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < s->templates.n; i++) {
+		const struct kube_claim_template *t = s->templates.v[i];
+
+		if (strcmp(t->meta.name, name) == 0 && ns != NULL &&
+		    t->meta.namespace != NULL &&
+		    strcmp(t->meta.namespace, ns) == 0)
+			return t;
+	}
+	return NULL;
+}
+
+static void
+add_pending(struct why_state *st, const struct kube_claim *c, const char *ns,
+    const char *name, const struct kube_claim_spec *spec)
+{
+	struct why_claim	*wc;
+
+	st->pending = xreallocarray(st->pending, st->npending + 1,
+	    sizeof *st->pending);
+	wc = &st->pending[st->npending++];
+	wc->ref.namespace = ns;
+	wc->ref.name = name;
+	wc->ref.spec = spec;
+	wc->claim = c;
+	wc->name = claim_name(ns, name);
+}
+
+/* A claim that is allocated: its devices, and the node it pins. */
+static void
+add_allocated(struct why_state *st, const struct kube_claim *c)
+{
+	char	*cname = claim_name(c->meta.namespace, c->meta.name);
+	size_t	 i;
+
+	for (i = 0; i < c->nresults; i++) {
+		const struct kube_result *r = &c->results[i];
+
+		add_device(st->w, c, cname, r->request, r->dev, r->driver,
+		    r->pool, r->device);
+	}
+	if (c->alloc_nodes != NULL && c->alloc_nodes->single_node != NULL &&
+	    st->pinned == NULL)
+		st->pinned = c->alloc_nodes->single_node;
+	free(cname);
+}
+
+static int
+collect_claims(struct why_state *st, struct dra_err *err)
+{
+	const struct dra_why_target	*t = st->t;
+	const struct kube_pod		*pod = t->pod;
+	size_t				 i;
+	int				 allocated = 0;
+
+	if (t->claim != NULL) {
+		const struct kube_claim *c = t->claim;
+
+		if (c->allocated) {
+			add_allocated(st, c);
+			return 1;
+		}
+		add_pending(st, c, c->meta.namespace, c->meta.name, &c->spec);
+		return 0;
+	}
+	if (pod->node_name != NULL && *pod->node_name != '\0')
+		st->pinned = pod->node_name;
+	for (i = 0; i < pod->nclaims; i++) {
+		const struct kube_pod_claim		*pc = &pod->claims[i];
+		const struct kube_claim_template	*tpl;
+		char					*cn;
+
+		if (pc->claim != NULL && pc->claim->allocated) {
+			add_allocated(st, pc->claim);
+			allocated++;
+		} else if (pc->claim != NULL)
+			add_pending(st, pc->claim, pc->claim->meta.namespace,
+			    pc->claim->meta.name, &pc->claim->spec);
+		else if (pc->template_name != NULL && (tpl = find_template(
+		    st->s, pod->meta.namespace, pc->template_name)) != NULL)
+			add_pending(st, NULL, pod->meta.namespace,
+			    pc->template_name, &tpl->spec);
+		else {
+			cn = claim_name(pod->meta.namespace,
+			    pc->claim_name != NULL ? pc->claim_name :
+			    pc->template_name != NULL ? pc->template_name :
+			    pc->name);
+			add_reason(st->w, NULL, cn, NULL, "claim-missing",
+			    "pod claim %s: %s %s does not exist", pc->name,
+			    pc->claim_name != NULL ? "ResourceClaim" :
+			    "ResourceClaimTemplate", cn);
+			free(cn);
+		}
+	}
+	if (st->w->nreasons > 0)
+		return -1;
+	return allocated == (int)pod->nclaims && pod->nclaims > 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The nodes to try, by name. */
+static void
+collect_nodes(struct why_state *st)
+{
+	const struct kube_snapshot	*s = st->s;
+	size_t				 i, j, k;
+
+	st->nodes = xreallocarray(NULL, s->nodes.n + s->slices.n + 1,
+	    sizeof *st->nodes);
+	st->node_objs = xreallocarray(NULL, s->nodes.n + s->slices.n + 1,
+	    sizeof *st->node_objs);
+	if (s->nodes.n > 0) {
+		for (i = 0; i < s->nodes.n; i++) {
+			const struct kube_node	*n = s->nodes.v[i];
+
+			if (st->t->node != NULL &&
+			    strcmp(st->t->node, n->meta.name) != 0)
+				continue;
+			if (n->unschedulable) {
+				add_reason(st->w, n->meta.name, NULL, NULL,
+				    "node-unschedulable", "node %s is "
+				    "cordoned (spec.unschedulable)",
+				    n->meta.name);
+				continue;
+			}
+			st->nodes[st->nnodes++] = n->meta.name;
+		}
+	} else {
+		for (i = 0; i < s->slices.n; i++) {
+			const struct kube_slice	*sl = s->slices.v[i];
+			const char		*nn = sl->node_name;
+
+			for (j = 0; j <= sl->ndevices; j++) {
+				if (j > 0)
+					nn = sl->devices[j - 1].node_name;
+				if (nn == NULL || (st->t->node != NULL &&
+				    strcmp(st->t->node, nn) != 0))
+					continue;
+				for (k = 0; k < st->nnodes; k++) {
+					if (strcmp(st->nodes[k], nn) == 0)
+						break;
+				}
+				if (k == st->nnodes)
+					st->nodes[st->nnodes++] = nn;
+			}
+		}
+		if (st->nnodes == 0 && st->t->node != NULL)
+			st->nodes[st->nnodes++] = st->t->node;
+		qsort(st->nodes, st->nnodes, sizeof *st->nodes, cmp_str);
+	}
+	for (i = 0; i < st->nnodes; i++)
+		st->node_objs[i] = kube_snapshot_node(s, st->nodes[i]);
+}
+
+static int
+new_allocator(struct why_state *st, struct dra_allocator **a,
+    struct dra_err *err)
+{
+	return dra_allocator_new(st->s, &st->opts, a, err);
+}
+
+/* Run the allocator on every node; returns how many fit. */
+static int
+try_nodes(struct why_state *st, struct dra_allocator *a, int explain,
+    int record, const char **first, struct dra_err *err)
+{
+	struct dra_alloc_result	 res;
+	size_t			 i, j, explained = 0;
+	int			 fit = 0, rc, unknown = 0;
+
+	*first = NULL;
+	for (i = 0; i < st->nnodes; i++) {
+		const char *node = st->nodes[i];
+
+		if (st->pinned != NULL && strcmp(st->pinned, node) != 0) {
+			if (explain && record)
+				add_reason(st->w, node, NULL, NULL,
+				    "not-on-node", "the pod is bound to node "
+				    "%s, or an allocated claim restricts it "
+				    "there", st->pinned);
+			continue;
+		}
+		memset(&res, 0, sizeof res);
+		rc = dra_allocate(a, node, st->node_objs[i], st->refs,
+		    st->npending, &res, err);
+		if (rc != KUBE_OK)
+			return -1;
+		switch (res.status) {
+		case DRA_ALLOC_OK:
+			if (record) {
+				st->w->fit_nodes = xreallocarray(
+				    st->w->fit_nodes, st->w->nfit_nodes + 1,
+				    sizeof *st->w->fit_nodes);
+				st->w->fit_nodes[st->w->nfit_nodes++] =
+				    xstrdup(node);
+			}
+			if (fit++ == 0) {
+				*first = node;
+				if (record) {
+					for (j = 0; j < res.npicks; j++) {
+						const struct dra_alloc_pick *p =
+						    &res.picks[j];
+						const struct why_claim *wc =
+						    &st->pending[p->claim];
+
+						add_device(st->w, wc->claim,
+						    wc->name, p->request,
+						    p->device,
+						    p->device->slice->driver,
+						    p->device->slice->pool_name,
+						    p->device->name);
+					}
+				}
+			}
+			break;
+		case DRA_ALLOC_ERROR:
+			if (res.blocks_everywhere) {
+				if (record)
+					add_reason(st->w, NULL,
+					    st->npending == 1 ?
+					    st->pending[0].name : NULL, NULL,
+					    "allocator-error", "%s (this fails "
+					    "the pod on every node)",
+					    res.message != NULL ? res.message :
+					    "allocator error");
+				dra_alloc_result_free(&res);
+				return -2;
+			}
+			if (record && explain)
+				add_reason(st->w, node, NULL, NULL,
+				    "allocator-error", "%s", res.message != NULL
+				    ? res.message : "allocator error");
+			break;
+		case DRA_ALLOC_UNKNOWN:
+			unknown++;
+			if (record)
+				add_reason(st->w, node, NULL, NULL,
+				    "unsupported", "%s", res.message != NULL ?
+				    res.message : "no verdict");
+			break;
+		case DRA_ALLOC_NO_FIT:
+			if (explain && record &&
+			    explained++ < WHY_MAX_EXPLAINED)
+				explain_node(st, a, node, st->node_objs[i]);
+			else if (explain && record)
+				add_reason(st->w, node, NULL, NULL,
+				    "cannot-allocate", "cannot allocate all "
+				    "claims (not explained: more than %d "
+				    "nodes)", WHY_MAX_EXPLAINED);
+			break;
+		}
+		dra_alloc_result_free(&res);
+	}
+	if (fit == 0 && unknown > 0)
+		return -3;
+	return fit;
+}
+
+/*
+ * No node fits: would one, once the holders found while explaining
+ * release their devices?  If so, keep only the holders that matter.
+ */
+static int
+try_release(struct why_state *st, struct dra_err *err)
+{
+	struct dra_allocator	*a;
+	const char		*first;
+	size_t			 i, j, nkeep;
+	int			*need, n;
+
+	if (st->nholders == 0)
+		return 0;
+	if (new_allocator(st, &a, err) != KUBE_OK)
+		return -1;
+	for (i = 0; i < st->nholders; i++)
+		dra_allocator_release(a, st->holders[i]);
+	n = try_nodes(st, a, 0, 0, &first, err);
+	dra_allocator_free(a);
+	if (n <= 0)
+		return n < -1 ? 0 : n;
+	/* Greedy: drop each holder whose release is not needed. */
+	need = xcalloc(st->nholders, sizeof *need);
+	for (i = 0; i < st->nholders; i++)
+		need[i] = 1;
+	for (i = 0; i < st->nholders; i++) {
+		need[i] = 0;
+		if (new_allocator(st, &a, err) != KUBE_OK) {
+			free(need);
+			return -1;
+		}
+		for (j = 0; j < st->nholders; j++) {
+			if (need[j])
+				dra_allocator_release(a, st->holders[j]);
+		}
+		n = try_nodes(st, a, 0, 0, &first, err);
+		dra_allocator_free(a);
+		if (n <= 0)
+			need[i] = 1;
+	}
+	for (i = 0, nkeep = 0; i < st->nholders; i++) {
+		if (!need[i])
+			continue;
+		st->w->release = xreallocarray(st->w->release, nkeep + 1,
+		    sizeof *st->w->release);
+		st->w->release[nkeep++] = claim_name(
+		    st->holders[i]->meta.namespace, st->holders[i]->meta.name);
+	}
+	st->w->nrelease = nkeep;
+	free(need);
+	return 1;
+}
+
+static void
+summarize(struct why_state *st)
+{
+	struct dra_why	*w = st->w;
+	struct dra_buf	 b;
+	size_t		 i;
+
+	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+	switch (w->verdict) {
+	case DRA_WHY_ALLOCATED:
+		dra_buf_addf(&b, "allocated%s%s", w->node != NULL ?
+		    " on node " : "", w->node != NULL ? w->node : "");
+		break;
+	case DRA_WHY_ALLOCATABLE:
+		dra_buf_addf(&b, "allocatable now: %zu of %zu node%s fit%s, "
+		    "first %s", w->nfit_nodes, w->nnodes,
+		    w->nnodes == 1 ? "" : "s", w->nfit_nodes == 1 ? "s" : "",
+		    w->node);
+		break;
+	case DRA_WHY_AFTER_RELEASE:
+		dra_buf_adds(&b, "not allocatable now; allocatable once ");
+		for (i = 0; i < w->nrelease; i++)
+			dra_buf_addf(&b, "%s%s", i == 0 ? "" :
+			    i + 1 == w->nrelease ? " and " : ", ",
+			    w->release[i]);
+		dra_buf_addf(&b, " release%s their devices",
+		    w->nrelease == 1 ? "s" : "");
+		break;
+	case DRA_WHY_NEVER:
+		if (w->nnodes == 0)
+			dra_buf_adds(&b, "never: there is no node to "
+			    "schedule on");
+		else
+			dra_buf_addf(&b, "never: no node of %zu fits, even "
+			    "with every device released", w->nnodes);
+		break;
+	case DRA_WHY_BLOCKED:
+		dra_buf_adds(&b, "blocked: an allocator error fails the "
+		    "pod on every node");
+		break;
+	case DRA_WHY_UNKNOWN:
+		dra_buf_adds(&b, "unknown: the allocator could not decide "
+		    "(see the reasons)");
+		break;
+	}
+	w->summary = dra_buf_take(&b);
+}
+
+static void
+state_free(struct why_state *st)
+{
+	size_t	i;
+
+	for (i = 0; i < st->npending; i++)
+		free(st->pending[i].name);
+	free(st->pending);
+	free(st->refs);
+	free(st->nodes);
+	free(st->node_objs);
+	free(st->holders);
+}
+
+int
+dra_why(const struct kube_snapshot *s, const struct dra_why_target *t,
+    struct dra_why **out, struct dra_err *err)
+{
+	struct why_state	 st;
+	struct dra_allocator	*a = NULL;
+	struct dra_why		*w;
+	const char		*first;
+	int			 rc, n;
+	size_t			 i;
+
+	*out = NULL;
+	if (!s->finished)
+		return dra_err_set(err, KUBE_E_CONFIG, "snapshot not finished");
+	if ((t->claim == NULL) == (t->pod == NULL))
+		return dra_err_set(err, KUBE_E_CONFIG, "explain a claim or a "
+		    "pod");
+	memset(&st, 0, sizeof st);
+	st.s = s;
+	st.t = t;
+	st.opts.features = t->features != 0 ? t->features :
+	    DRA_FEATURES_1_37;
+	st.opts.max_steps = t->max_steps;
+	w = st.w = xcalloc(1, sizeof *w);
+	w->allocatable = -1;
+
+	rc = collect_claims(&st, err);
+	if (rc == 1 || rc == -1) {
+		w->verdict = rc == 1 ? DRA_WHY_ALLOCATED : DRA_WHY_NEVER;
+		w->allocatable = rc == 1;
+		if (rc == 1 && st.pinned != NULL)
+			w->node = xstrdup(st.pinned);
+		goto done;
+	}
+	st.refs = xreallocarray(NULL, st.npending + 1, sizeof *st.refs);
+	for (i = 0; i < st.npending; i++)
+		st.refs[i] = st.pending[i].ref;
+	collect_nodes(&st);
+	w->nnodes = st.nnodes;
+	if (st.nnodes == 0) {
+		add_reason(w, NULL, NULL, NULL, "no-nodes", "no node to "
+		    "schedule on: the snapshot has no schedulable Node%s",
+		    t->node != NULL ? " of that name" : " and no slice names "
+		    "one");
+		w->verdict = DRA_WHY_NEVER;
+		w->allocatable = 0;
+		goto done;
+	}
+	if ((rc = new_allocator(&st, &a, err)) != KUBE_OK)
+		goto fail;
+	n = try_nodes(&st, a, 1, 1, &first, err);
+	if (n == -1) {
+		rc = err->code != 0 ? err->code : KUBE_E_CONFIG;
+		goto fail;
+	}
+	if (n > 0) {
+		w->verdict = DRA_WHY_ALLOCATABLE;
+		w->allocatable = 1;
+		w->node = xstrdup(first);
+		/* Reasons of other nodes are noise once one fits. */
+		for (i = 0; i < w->nreasons; i++)
+			free_reason(&w->reasons[i]);
+		free(w->reasons);
+		w->reasons = NULL;
+		w->nreasons = 0;
+	} else if (n == -2) {
+		w->verdict = DRA_WHY_BLOCKED;
+		w->allocatable = 0;
+	} else if (n == -3) {
+		w->verdict = DRA_WHY_UNKNOWN;
+		w->allocatable = -1;
+	} else {
+		w->allocatable = 0;
+		rc = try_release(&st, err);
+		if (rc < 0) {
+			rc = err->code != 0 ? err->code : KUBE_E_CONFIG;
+			goto fail;
+		}
+		w->verdict = rc > 0 ? DRA_WHY_AFTER_RELEASE : DRA_WHY_NEVER;
+	}
+done:
+	summarize(&st);
+	dra_allocator_free(a);
+	state_free(&st);
+	*out = w;
+	return KUBE_OK;
+fail:
+	dra_allocator_free(a);
+	state_free(&st);
+	dra_why_free(w);
+	return rc;
+}
+
+void
+dra_why_free(struct dra_why *w)
+{
+	size_t	i;
+
+	if (w == NULL)
+		return;
+	free(w->summary);
+	free(w->node);
+	for (i = 0; i < w->ndevices; i++) {
+		free(w->devices[i].claim_name);
+		free(w->devices[i].request);
+		free(w->devices[i].driver);
+		free(w->devices[i].pool);
+		free(w->devices[i].name);
+	}
+	free(w->devices);
+	for (i = 0; i < w->nreasons; i++)
+		free_reason(&w->reasons[i]);
+	free(w->reasons);
+	for (i = 0; i < w->nfit_nodes; i++)
+		free(w->fit_nodes[i]);
+	free(w->fit_nodes);
+	for (i = 0; i < w->nrelease; i++)
+		free(w->release[i]);
+	free(w->release);
+	free(w);
+}
