@@ -527,6 +527,158 @@ explain_request(struct why_state *st, struct dra_allocator *a,
 	return 1;
 }
 
+/* The printable value of attribute name ("domain/id") of d, or NULL. */
+static char *
+attr_value(const struct kube_device *d, const char *name)
+{
+	const struct kube_attr	*at;
+	const char		*slash = strrchr(name, '/');
+	char			*domain;
+
+	if (slash == NULL)
+		at = kube_device_attr(d, NULL, name);
+	else {
+		domain = xstrndup(name, (size_t)(slash - name));
+		at = kube_device_attr(d, domain, slash + 1);
+		free(domain);
+	}
+	if (at == NULL)
+		return NULL;
+	switch (at->type) {
+	case KUBE_ATTR_INT:
+		return xasprintf("%" PRId64, at->i);
+	case KUBE_ATTR_BOOL:
+		return xstrdup(at->i ? "true" : "false");
+	case KUBE_ATTR_STRING:
+	case KUBE_ATTR_VERSION:
+		return xstrdup(at->s != NULL ? at->s : "");
+	default:
+		return xasprintf("[%zu values]", at->nlist);
+	}
+}
+
+/*
+ * Append to b "dev (attr=value)" for each device on node that passes
+ * every check for r (at most 8, then a count).
+ */
+static void
+candidates(struct why_state *st, struct dra_allocator *a, const char *node,
+    const struct kube_node *n, const char *ns,
+    const struct kube_device_request *r, const char *attr, struct dra_buf *b)
+{
+	const struct kube_snapshot	*s = st->s;
+	struct dra_check_detail		 det;
+	size_t				 i, j, k, shown = 0, total = 0;
+	char				*v;
+
+	for (i = 0; i < s->pools.n; i++) {
+		const struct kube_pool	*p = s->pools.v[i];
+
+		if (p->node_name != NULL && node != NULL &&
+		    strcmp(p->node_name, node) != 0)
+			continue;
+		for (j = 0; j < p->nslices; j++) {
+			const struct kube_slice	*sl = p->slices[j];
+
+			for (k = 0; k < sl->ndevices; k++) {
+				const struct kube_device *d = &sl->devices[k];
+
+				if (!on_node(d, node))
+					continue;
+				memset(&det, 0, sizeof det);
+				if (dra_device_check(a, node, n, ns, r, d,
+				    &det) == DRA_CHECK_OK) {
+					total++;
+					if (shown++ < 8) {
+						v = attr_value(d, attr);
+						dra_buf_addf(b, "%s%s (%s)",
+						    shown > 1 ? ", " : "",
+						    d->name, v != NULL ? v :
+						    "no such attribute");
+						free(v);
+					}
+				}
+				free(det.message);
+			}
+		}
+	}
+	if (total > 8)
+		dra_buf_addf(b, " and %zu more", total - 8);
+}
+
+/* Whether constraint c applies to request rname ("req" or "req/sub"). */
+static int
+constraint_covers(const struct kube_constraint *c, const char *rname)
+{
+	size_t	i, len;
+
+	if (c->nrequests == 0)
+		return 1;
+	for (i = 0; i < c->nrequests; i++) {
+		len = strlen(c->requests[i]);
+		if (strcmp(c->requests[i], rname) == 0 ||
+		    (strncmp(c->requests[i], rname, len) == 0 &&
+		    rname[len] == '/'))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Evidence for a constraint: for each request it covers, the devices
+ * that pass every check on node, with the attribute's value.
+ */
+static void
+explain_constraint(struct why_state *st, struct dra_allocator *a,
+    const char *node, const struct kube_node *n, const struct why_claim *wc,
+    const struct kube_constraint *c, struct dra_why_reason *r)
+{
+	const struct kube_claim_spec	*sp = wc->ref.spec;
+	const char			*attr;
+	struct dra_buf			 b;
+	size_t				 i, k;
+	char				 name[512];
+
+	attr = c->match_attribute != NULL ? c->match_attribute :
+	    c->distinct_attribute;
+	if (attr == NULL) {
+		add_evidence(r, "constraint of unknown type %s",
+		    c->unknown != NULL ? c->unknown : "?");
+		return;
+	}
+	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+	for (i = 0; i < c->nrequests; i++)
+		dra_buf_addf(&b, "%s%s", i ? ", " : "", c->requests[i]);
+	add_evidence(r, "%s %s over %s",
+	    c->match_attribute != NULL ? "matchAttribute" : "distinctAttribute",
+	    attr, b.len > 0 ? dra_buf_str(&b) : "every request");
+	dra_buf_release(&b);
+	for (i = 0; i < sp->nrequests; i++) {
+		const struct kube_request	*rq = &sp->requests[i];
+		size_t				 nalt;
+
+		nalt = rq->exactly != NULL ? 1 : rq->nfirst_available;
+		for (k = 0; k < nalt; k++) {
+			const struct kube_device_request *dr = rq->exactly != NULL ?
+			    rq->exactly : &rq->first_available[k];
+
+			if (rq->exactly != NULL)
+				snprintf(name, sizeof name, "%s", rq->name);
+			else
+				snprintf(name, sizeof name, "%s/%s", rq->name,
+				    dr->name);
+			if (!constraint_covers(c, name))
+				continue;
+			dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+			candidates(st, a, node, n, wc->ref.namespace, dr, attr,
+			    &b);
+			add_evidence(r, "  request %s can use: %s", name,
+			    b.len > 0 ? dra_buf_str(&b) : "(none)");
+			dra_buf_release(&b);
+		}
+	}
+}
+
 /* The reasons of one node that does not fit. */
 static void
 explain_node(struct why_state *st, struct dra_allocator *a,
@@ -560,34 +712,18 @@ explain_node(struct why_state *st, struct dra_allocator *a,
 		return;
 	/* Every request fits alone: together they do not. */
 	for (i = 0; i < st->npending; i++) {
-		const struct kube_claim_spec	*sp = st->pending[i].ref.spec;
+		const struct why_claim		*wc = &st->pending[i];
+		const struct kube_claim_spec	*sp = wc->ref.spec;
 		struct dra_why_reason		*r;
 
 		if (sp->nconstraints == 0)
 			continue;
-		r = add_reason(st->w, node, st->pending[i].name, NULL,
-		    "constraint", "every request has devices on node %s, but "
-		    "no choice of them satisfies the claim's constraints",
-		    node);
-		for (j = 0; j < sp->nconstraints; j++) {
-			const struct kube_constraint	*c = &sp->constraints[j];
-			struct dra_buf			 b;
-
-			dra_buf_init(&b, DRA_BUF_MAX_SMALL);
-			for (k = 0; k < c->nrequests; k++)
-				dra_buf_addf(&b, "%s%s", k ? ", " : "",
-				    c->requests[k]);
-			add_evidence(r, "%s %s over %s",
-			    c->match_attribute != NULL ? "matchAttribute" :
-			    c->distinct_attribute != NULL ?
-			    "distinctAttribute" : "constraint",
-			    c->match_attribute != NULL ? c->match_attribute :
-			    c->distinct_attribute != NULL ?
-			    c->distinct_attribute : c->unknown != NULL ?
-			    c->unknown : "?", b.len > 0 ? dra_buf_str(&b) :
-			    "every request");
-			dra_buf_release(&b);
-		}
+		r = add_reason(st->w, node, wc->name, NULL, "constraint",
+		    "every request has devices on node %s, but no choice of "
+		    "them satisfies the claim's constraints", node);
+		for (j = 0; j < sp->nconstraints; j++)
+			explain_constraint(st, a, node, n, wc,
+			    &sp->constraints[j], r);
 		return;
 	}
 	add_reason(st->w, node, st->npending == 1 ? st->pending[0].name : NULL,
