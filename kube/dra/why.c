@@ -258,6 +258,7 @@ check_text(struct why_state *st, const struct kube_device *d,
 {
 	const char	*driver = d->slice->driver, *pool = d->slice->pool_name;
 	char		*h, *need, *left, *out;
+	size_t		 i;
 
 	switch (det->check) {
 	case DRA_CHECK_IN_USE:
@@ -284,11 +285,16 @@ check_text(struct why_state *st, const struct kube_device *d,
 	case DRA_CHECK_CAPACITY:
 		need = fmt_quantity(det->need);
 		left = fmt_quantity(det->left);
-		out = xasprintf("%s/%s/%s: capacity %s: needs %s, %s left",
-		    driver, pool, d->name, det->capacity != NULL ?
-		    det->capacity->id : "?", need, left);
+		h = holders_text(d->allocs, d->nallocs);
+		for (i = 0; i < d->nallocs; i++)
+			add_holder(st, d->allocs[i].claim);
+		out = xasprintf("%s/%s/%s: capacity %s: needs %s, %s left "
+		    "(consumed by %s)", driver, pool, d->name,
+		    det->capacity != NULL ? det->capacity->id : "?", need, left,
+		    h);
 		free(need);
 		free(left);
+		free(h);
 		return out;
 	case DRA_CHECK_TAINT:
 		return xasprintf("%s/%s/%s: taint %s%s%s:%s%s%s is not "
@@ -470,6 +476,7 @@ explain_request(struct why_state *st, struct dra_allocator *a,
 {
 	struct dra_why_reason	*reason;
 	size_t			 tally[NCHECKS], ok, nmatch, i, need;
+	size_t			 reachable;
 	enum dra_check		 worst = DRA_CHECK_OK;
 	char			*wants;
 	const char		*code;
@@ -488,23 +495,25 @@ explain_request(struct why_state *st, struct dra_allocator *a,
 			worst = (enum dra_check)i;
 	}
 	wants = wants_text(r);
-	if (worst == DRA_CHECK_OK) {
+	reachable = 0;
+	for (i = 0; i < NCHECKS; i++)
+		reachable += tally[i];
+	if (reachable == 0) {
 		reason = add_reason(st->w, node, wc->name, rname, "no-devices",
-		    "wants %s; no device is reachable from node %s", wants,
-		    node);
+		    "wants %s; no ResourceSlice publishes a device reachable "
+		    "from node %s", wants, node);
 	} else if (nmatch == 0) {
 		code = dra_check_code(worst);
 		reason = add_reason(st->w, node, wc->name, rname, code,
 		    "wants %s; none of the %zu device%s reachable from node %s "
-		    "matches the %s selectors", wants,
-		    tally[DRA_CHECK_CLASS_SELECTOR] +
-		    tally[DRA_CHECK_REQUEST_SELECTOR] + tally[DRA_CHECK_NODE] +
-		    tally[DRA_CHECK_STALE],
-		    tally[DRA_CHECK_CLASS_SELECTOR] +
-		    tally[DRA_CHECK_REQUEST_SELECTOR] + tally[DRA_CHECK_NODE] +
-		    tally[DRA_CHECK_STALE] == 1 ? "" : "s", node,
+		    "matches the %s selectors", wants, reachable,
+		    reachable == 1 ? "" : "s", node,
 		    tally[DRA_CHECK_REQUEST_SELECTOR] > 0 ?
 		    "request's" : "class");
+	} else if (worst == DRA_CHECK_OK) {
+		reason = add_reason(st->w, node, wc->name, rname, "count",
+		    "wants %s; node %s has only %zu matching device%s", wants,
+		    node, nmatch, nmatch == 1 ? "" : "s");
 	} else if (r->mode == KUBE_MODE_ALL) {
 		reason = add_reason(st->w, node, wc->name, rname,
 		    dra_check_code(worst), "wants %s; %zu match on node %s, "
@@ -903,6 +912,33 @@ new_allocator(struct why_state *st, struct dra_allocator **a,
 	return dra_allocator_new(st->s, &st->opts, a, err);
 }
 
+/*
+ * The reason for an allocator error that fails the pod on every node,
+ * with the incomplete pools behind "currently being updated".
+ */
+static void
+blocked_reason(struct why_state *st, const struct dra_alloc_result *res)
+{
+	struct dra_why_reason	*r;
+	size_t			 i;
+
+	r = add_reason(st->w, NULL, st->npending == 1 ? st->pending[0].name :
+	    NULL, NULL, "allocator-error", "%s (this fails the pod on every "
+	    "node)", res->message != NULL ? res->message : "allocator error");
+	if (res->message == NULL ||
+	    strstr(res->message, "being updated") == NULL)
+		return;
+	for (i = 0; i < st->s->pools.n; i++) {
+		const struct kube_pool *p = st->s->pools.v[i];
+
+		if (!p->complete)
+			add_evidence(r, "pool %s/%s is incomplete: %zu of %"
+			    PRId64 " slices of generation %" PRId64 " are "
+			    "published", p->driver, p->name, p->nslices,
+			    p->slice_count, p->generation);
+	}
+}
+
 /* Run the allocator on every node; returns how many fit. */
 static int
 try_nodes(struct why_state *st, struct dra_allocator *a, int explain,
@@ -960,13 +996,7 @@ try_nodes(struct why_state *st, struct dra_allocator *a, int explain,
 		case DRA_ALLOC_ERROR:
 			if (res.blocks_everywhere) {
 				if (record)
-					add_reason(st->w, NULL,
-					    st->npending == 1 ?
-					    st->pending[0].name : NULL, NULL,
-					    "allocator-error", "%s (this fails "
-					    "the pod on every node)",
-					    res.message != NULL ? res.message :
-					    "allocator error");
+					blocked_reason(st, &res);
 				dra_alloc_result_free(&res);
 				return -2;
 			}

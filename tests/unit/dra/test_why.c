@@ -1,0 +1,317 @@
+/*
+ * test_why.c: `why` on every shared case (../shared/cases), checked
+ * against the case's expect.json: whether each claim is allocatable,
+ * whether the failure blocks the pod on every node, the exact devices
+ * where expect.json names them, and that the explanation a person
+ * reads names every one of the case's reason_keywords (the claim,
+ * device, counter or taint a user needs to see).  Plus the release
+ * analysis and the JSON document's stable keys.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <cmocka.h>
+
+#include "model.h"
+#include "snapshot.h"
+#include "views.h"
+#include "why.h"
+
+static char *
+slurp(const char *path)
+{
+	FILE	*f = fopen(path, "rb");
+	char	*buf;
+	long	 n;
+
+	if (f == NULL)
+		fail_msg("cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static struct kube_snapshot *
+load_case(const char *name)
+{
+	struct kube_snapshot	*s = kube_snapshot_new();
+	struct dra_err		 err;
+	char			 path[1024];
+
+	snprintf(path, sizeof path, "%s/%s/input.yaml", CASES_DIR, name);
+	if (kube_snapshot_load_file(s, path, &err) != KUBE_OK)
+		fail_msg("%s: %s", path, err.msg);
+	kube_snapshot_finish(s);
+	return s;
+}
+
+static struct kube_snapshot *
+load_mem(const char *yaml)
+{
+	struct kube_snapshot	*s = kube_snapshot_new();
+	struct dra_err		 err;
+
+	if (kube_snapshot_load_mem(s, "test.yaml", yaml, strlen(yaml),
+	    &err) != KUBE_OK)
+		fail_msg("load: %s", err.msg);
+	kube_snapshot_finish(s);
+	return s;
+}
+
+static void
+lower(char *s)
+{
+	for (; *s != '\0'; s++)
+		*s = (char)tolower((unsigned char)*s);
+}
+
+/*
+ * Explain ns/name: a claim, else a claim from the template of that
+ * name (the cases' templates are evaluated as a pod would use them).
+ */
+static struct dra_why *
+why_named(const struct kube_snapshot *s, const char *ns, const char *name)
+{
+	struct dra_why_target		 t;
+	struct dra_why			*w = NULL;
+	struct dra_err			 err;
+	static struct kube_claim	 tmp;
+	size_t				 i;
+
+	memset(&t, 0, sizeof t);
+	t.claim = kube_snapshot_claim(s, ns, name);
+	for (i = 0; t.claim == NULL && i < s->templates.n; i++) {
+		const struct kube_claim_template *tp = s->templates.v[i];
+
+		if (strcmp(tp->meta.name, name) == 0 &&
+		    strcmp(tp->meta.namespace, ns) == 0) {
+			memset(&tmp, 0, sizeof tmp);
+			tmp.meta = tp->meta;
+			tmp.spec = tp->spec;
+			t.claim = &tmp;
+		}
+	}
+	if (t.claim == NULL)
+		fail_msg("no claim or template %s/%s", ns, name);
+	if (dra_why(s, &t, &w, &err) != KUBE_OK)
+		fail_msg("why %s/%s: %s", ns, name, err.msg);
+	return w;
+}
+
+static int
+has_device(const struct dra_why *w, const char *id)
+{
+	char	buf[1024];
+	size_t	i;
+
+	for (i = 0; i < w->ndevices; i++) {
+		snprintf(buf, sizeof buf, "%s/%s/%s", w->devices[i].driver,
+		    w->devices[i].pool, w->devices[i].name);
+		if (strcmp(buf, id) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* One case: every claim of expect.json.  Returns claims checked. */
+static int
+check_case(const char *name)
+{
+	struct kube_snapshot	*s;
+	cJSON			*doc, *claims, *c, *v, *kw;
+	char			 path[1024], *text, *json;
+	int			 n = 0;
+
+	snprintf(path, sizeof path, "%s/%s/expect.json", CASES_DIR, name);
+	json = slurp(path);
+	doc = cJSON_Parse(json);
+	free(json);
+	assert_non_null(doc);
+	s = load_case(name);
+	claims = cJSON_GetObjectItem(doc, "claims");
+	cJSON_ArrayForEach(c, claims) {
+		const char	*ns = cJSON_GetObjectItem(c, "namespace")->valuestring;
+		const char	*cn = cJSON_GetObjectItem(c, "name")->valuestring;
+		struct dra_why	*w;
+		int		 want;
+
+		w = why_named(s, ns, cn);
+		print_message("%s %s/%s: %s\n", name, ns, cn, w->summary);
+		want = cJSON_IsTrue(cJSON_GetObjectItem(c, "allocatable"));
+		if (w->allocatable != want)
+			fail_msg("%s %s/%s: allocatable %d, expected %d (%s)",
+			    name, ns, cn, w->allocatable, want, w->summary);
+		v = cJSON_GetObjectItem(c, "blocked_everywhere");
+		if (v != NULL && (w->verdict == DRA_WHY_BLOCKED) !=
+		    cJSON_IsTrue(v))
+			fail_msg("%s %s/%s: verdict %s, blocked_everywhere %d",
+			    name, ns, cn, dra_why_verdict_name(w->verdict),
+			    cJSON_IsTrue(v));
+		v = cJSON_GetObjectItem(c, "devices");
+		if (cJSON_IsArray(v)) {
+			cJSON *d;
+
+			assert_int_equal(w->ndevices, cJSON_GetArraySize(v));
+			cJSON_ArrayForEach(d, v) {
+				if (!has_device(w, d->valuestring))
+					fail_msg("%s %s/%s: no device %s", name,
+					    ns, cn, d->valuestring);
+			}
+		}
+		text = dra_why_text("t", w);
+		lower(text);
+		cJSON_ArrayForEach(kw, cJSON_GetObjectItem(c,
+		    "reason_keywords")) {
+			char word[256];
+
+			snprintf(word, sizeof word, "%s", kw->valuestring);
+			lower(word);
+			if (strstr(text, word) == NULL)
+				fail_msg("%s %s/%s: the explanation does not "
+				    "name \"%s\":\n%s", name, ns, cn, word,
+				    text);
+		}
+		free(text);
+		dra_why_free(w);
+		n++;
+	}
+	kube_snapshot_free(s);
+	cJSON_Delete(doc);
+	return n;
+}
+
+static void
+test_every_case(void **state)
+{
+	DIR		*d;
+	struct dirent	*e;
+	char		 path[1024];
+	FILE		*f;
+	int		 cases = 0, claims = 0;
+
+	(void)state;
+	d = opendir(CASES_DIR);
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s/expect.json", CASES_DIR,
+		    e->d_name);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		fclose(f);
+		claims += check_case(e->d_name);
+		cases++;
+	}
+	closedir(d);
+	/* The 14 shared cases hold 23 claims with an expected outcome. */
+	assert_true(cases >= 14);
+	assert_true(claims >= 23);
+}
+
+/* Case 10: counters, not "in use"; the holder is named for release. */
+static void
+test_release_names_holder(void **state)
+{
+	struct kube_snapshot	*s;
+	struct dra_why		*w;
+
+	(void)state;
+	s = load_case("10-shared-counter-exhaustion");
+	w = why_named(s, "default", "second");
+	assert_int_equal(w->verdict, DRA_WHY_AFTER_RELEASE);
+	assert_int_equal(w->nrelease, 1);
+	assert_string_equal(w->release[0], "default/first");
+	assert_true(w->nreasons >= 1);
+	assert_string_equal(w->reasons[0].code, "counters");
+	assert_string_equal(w->reasons[0].node, "node-a");
+	dra_why_free(w);
+	kube_snapshot_free(s);
+}
+
+/* A claim asking for more devices than any node has: never. */
+static const char nine[] =
+"apiVersion: resource.k8s.io/v1\n"
+"kind: DeviceClass\n"
+"metadata: {name: gpu.example.com}\n"
+"spec:\n"
+"  selectors:\n"
+"  - cel: {expression: \"device.driver == 'gpu.example.com'\"}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceSlice\n"
+"metadata: {name: node-a-gpus}\n"
+"spec:\n"
+"  driver: gpu.example.com\n"
+"  nodeName: node-a\n"
+"  pool: {name: node-a, generation: 1, resourceSliceCount: 1}\n"
+"  devices:\n"
+"  - {name: gpu-0}\n"
+"  - {name: gpu-1}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceClaim\n"
+"metadata: {name: three, namespace: default}\n"
+"spec:\n"
+"  devices:\n"
+"    requests:\n"
+"    - name: gpus\n"
+"      exactly: {deviceClassName: gpu.example.com, count: 3}\n";
+
+static void
+test_never_and_json(void **state)
+{
+	struct kube_snapshot	*s;
+	struct dra_why		*w;
+	cJSON			*doc, *r;
+
+	(void)state;
+	s = load_mem(nine);
+	w = why_named(s, "default", "three");
+	assert_int_equal(w->verdict, DRA_WHY_NEVER);
+	assert_int_equal(w->allocatable, 0);
+	assert_int_equal(w->nnodes, 1);
+	assert_int_equal(w->nreasons, 1);
+	assert_string_equal(w->reasons[0].request, "gpus");
+	assert_non_null(strstr(w->reasons[0].message, "2 are available"));
+	doc = dra_why_json("claim/default/three", "default/three", w);
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(doc, "allocatable")));
+	assert_string_equal(cJSON_GetObjectItem(doc, "verdict")->valuestring,
+	    "never");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc,
+	    "devices")), 0);
+	r = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "reasons"), 0);
+	assert_string_equal(cJSON_GetObjectItem(r, "node")->valuestring,
+	    "node-a");
+	assert_string_equal(cJSON_GetObjectItem(r, "request")->valuestring,
+	    "gpus");
+	cJSON_Delete(doc);
+	dra_why_free(w);
+	kube_snapshot_free(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_case),
+		cmocka_unit_test(test_release_names_holder),
+		cmocka_unit_test(test_never_and_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
