@@ -163,7 +163,7 @@ cmd_why_exec(struct dra_ctx *ctx, struct dra_args *args)
 	needs = DRA_NEED_SLICES | DRA_NEED_CLAIMS | DRA_NEED_TEMPLATES |
 	    DRA_NEED_CLASSES | DRA_NEED_TAINT_RULES | DRA_NEED_NODES;
 	if (kind == WHY_POD)
-		needs |= DRA_NEED_PODS;
+		needs |= DRA_NEED_PODS | DRA_NEED_PODS_OWN;
 	/* Claims everywhere: any namespace's claims hold devices. */
 	ret = dra_source_load(ctx, needs, NULL, &s);
 	if (ret != DRA_RET_OK)

@@ -282,6 +282,12 @@ void	dra_print_warnings(const struct kube_snapshot *s, int all);
  * pending claim, or not at all.
  */
 #define DRA_NEED_PODS_PENDING	0x200
+/*
+ * With DRA_NEED_PODS: only the pods of the command's own namespace (-n,
+ * else the kubeconfig context's), whatever namespace the other kinds
+ * are listed in (`why pod/NAME` needs every claim but one pod).
+ */
+#define DRA_NEED_PODS_OWN	0x400
 
 /*
  * Fill a finished snapshot: from --from FILE when given, else live

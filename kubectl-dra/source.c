@@ -275,8 +275,11 @@ load_lists(struct kube_client *c, const struct kube_dra_info *info,
 		if (k->need == DRA_NEED_TAINT_RULES &&
 		    !info->device_taint_rules)
 			continue;
-		qns = ns != NULL && k->namespaced ? kube_query_escape(ns) :
-		    NULL;
+		if (k->need == DRA_NEED_PODS && (needs & DRA_NEED_PODS_OWN))
+			qns = kube_query_escape(own_ns);
+		else
+			qns = ns != NULL && k->namespaced ?
+			    kube_query_escape(ns) : NULL;
 		snprintf(path, sizeof path, "%s%s%s%s/%s",
 		    k->dra ? "/apis/" : "/api/v1",
 		    k->dra ? info->group_version : "",
