@@ -473,23 +473,56 @@ decode_node_selector(struct dec *d, const cJSON *ns)
 	const char			*kinds[2] = { "matchExpressions",
 					    "matchFields" };
 	const char			*key, *op, *single = NULL;
-	size_t				 nterms, n, nreq = 0;
+	struct kube_node_selector_term	*term;
+	struct kube_node_selector_req	*req;
+	size_t				 nterms, n, nreq = 0, nr, ri;
+	size_t				 save = d->plen;
 	int				 k, ti = 0, ei;
 
 	terms = list_field(d, ns, "nodeSelectorTerms", &nterms);
 	if (d->failed)
 		return NULL;
 	sel = dra_arena_alloc(&d->s->arena, sizeof *sel);
+	if (nterms > 0) {
+		sel->terms = dra_arena_calloc(&d->s->arena, nterms,
+		    sizeof *sel->terms);
+		sel->nterms = nterms;
+	}
 	dra_buf_init(&b, 4096);
 	cJSON_ArrayForEach(t, terms) {
+		term = &sel->terms[ti];
 		if (ti++ > 0)
 			dra_buf_adds(&b, " || ");
 		ei = 0;
 		for (k = 0; k < 2; k++) {
+			nr = cJSON_IsArray(get(t, kinds[k])) ?
+			    (size_t)cJSON_GetArraySize(get(t, kinds[k])) : 0;
+			req = nr > 0 ? dra_arena_calloc(&d->s->arena, nr,
+			    sizeof *req) : NULL;
+			if (k == 0) {
+				term->exprs = req;
+				term->nexprs = nr;
+			} else {
+				term->fields = req;
+				term->nfields = nr;
+			}
+			ri = 0;
 			cJSON_ArrayForEach(e, get(t, kinds[k])) {
 				key = str_field(d, e, "key", 0, 1);
 				op = str_field(d, e, "operator", 0, 1);
 				vals = get(e, "values");
+				if (ri < nr) {
+					dec_push(d, ".nodeSelector."
+					    "nodeSelectorTerms[%d].%s[%zu]",
+					    ti - 1, kinds[k], ri);
+					req[ri].key = key;
+					req[ri].op = op;
+					if (cJSON_IsArray(vals))
+						req[ri].values = str_list(d, e,
+						    "values", &req[ri].nvalues);
+					dec_pop(d, save);
+					ri++;
+				}
 				nreq++;
 				dra_buf_addf(&b, "%s%s %s", ei++ > 0 ? ", " :
 				    "", key ? key : "?", op ? op : "?");

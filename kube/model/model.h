@@ -192,13 +192,35 @@ struct kube_taint {
 };
 
 /*
- * A NodeSelector, kept whole enough to show and to match by node name
- * and labels.  single_node is set when it is the common one-term
- * "metadata.name In [X]" form (allocation results, per-node slices).
+ * One NodeSelectorRequirement: key, operator ("In", "NotIn", "Exists",
+ * "DoesNotExist", "Gt", "Lt"; kept as published) and values.
+ */
+struct kube_node_selector_req {
+	const char	 *key;
+	const char	 *op;
+	const char	**values;
+	size_t		  nvalues;
+};
+
+/* One NodeSelectorTerm: every requirement must hold. */
+struct kube_node_selector_term {
+	struct kube_node_selector_req	*exprs;		/* matchExpressions */
+	size_t				 nexprs;
+	struct kube_node_selector_req	*fields;	/* matchFields */
+	size_t				 nfields;
+};
+
+/*
+ * A NodeSelector, kept whole: its terms (ORed) for matching, plus
+ * single_node, set when it is the common one-term "metadata.name In
+ * [X]" form (allocation results, per-node slices), and a one-line
+ * summary for display.
  */
 struct kube_node_selector {
-	const char	*single_node;
-	const char	*summary;	/* one line, e.g. "zone In [a,b]" */
+	const char			*single_node;
+	const char			*summary;	/* e.g. "zone In [a,b]" */
+	struct kube_node_selector_term	*terms;
+	size_t				 nterms;
 };
 
 /* Device state flags, computed by kube_snapshot_finish(). */
@@ -546,6 +568,23 @@ struct kube_device_class *kube_snapshot_class(
 	    const struct kube_snapshot *s, const char *name);
 struct kube_pod *kube_snapshot_pod(const struct kube_snapshot *s,
 	    const char *namespace, const char *name);
+
+/*
+ * Whether node selector ns matches the node called node_name (n is its
+ * Node object, or NULL when the snapshot has none).  Mirrors
+ * k8s.io/component-helpers/scheduling/corev1/nodeaffinity NodeSelector
+ * .Match (Kubernetes 1.37), which the structured allocator's
+ * NodeMatches uses: terms are ORed, a term without requirements
+ * matches nothing, matchExpressions test n's labels (In, NotIn,
+ * Exists, DoesNotExist; Gt and Lt compare one integer value with an
+ * integer label), matchFields test "metadata.name" (In, NotIn).  A
+ * requirement Kubernetes would refuse to parse (an unknown operator
+ * or field, Gt with two values, ...) makes its term not match.
+ * Without n, a term matches only if all its requirements are
+ * matchFields (no labels are known).  Returns 1 or 0; NULL ns is 0.
+ */
+int	kube_node_selector_match(const struct kube_node_selector *ns,
+	    const char *node_name, const struct kube_node *n);
 
 /*
  * The node a device is usable from: the slice's or the device's

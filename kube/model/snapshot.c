@@ -10,6 +10,8 @@
 #include "model.h"
 #include "model-int.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +132,109 @@ kube_kv_get(const struct kube_kv *kv, size_t n, const char *key)
 			return kv[i].value;
 	}
 	return NULL;
+}
+
+/* strconv.ParseInt(s, 10, 64) for a node label or selector value. */
+static int
+parse_int64(const char *s, int64_t *out)
+{
+	char		*end;
+	long long	 v;
+
+	if (s == NULL || *s == '\0' || isspace((unsigned char)*s))
+		return 0;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return 0;
+	*out = v;
+	return 1;
+}
+
+static int
+value_in(const struct kube_node_selector_req *r, const char *v)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nvalues; i++)
+		if (strcmp(r->values[i], v) == 0)
+			return 1;
+	return 0;
+}
+
+/* labels.Requirement.Matches, after nodeaffinity's validation. */
+static int
+label_req_matches(const struct kube_node_selector_req *r,
+    const struct kube_node *n)
+{
+	const char	*v;
+	int64_t		 want, have;
+
+	if (r->key == NULL || r->op == NULL)
+		return 0;
+	v = kube_kv_get(n->meta.labels, n->meta.nlabels, r->key);
+	if (strcmp(r->op, "In") == 0)
+		return r->nvalues > 0 && v != NULL && value_in(r, v);
+	if (strcmp(r->op, "NotIn") == 0)
+		return r->nvalues > 0 && (v == NULL || !value_in(r, v));
+	if (strcmp(r->op, "Exists") == 0)
+		return r->nvalues == 0 && v != NULL;
+	if (strcmp(r->op, "DoesNotExist") == 0)
+		return r->nvalues == 0 && v == NULL;
+	if (strcmp(r->op, "Gt") == 0 || strcmp(r->op, "Lt") == 0) {
+		if (r->nvalues != 1 || !parse_int64(r->values[0], &want))
+			return 0;
+		if (v == NULL || !parse_int64(v, &have))
+			return 0;
+		return r->op[0] == 'G' ? have > want : have < want;
+	}
+	return 0;
+}
+
+/* A field requirement: only metadata.name In/NotIn with one value. */
+static int
+field_req_matches(const struct kube_node_selector_req *r,
+    const char *node_name)
+{
+	if (r->key == NULL || r->op == NULL ||
+	    strcmp(r->key, "metadata.name") != 0 || r->nvalues != 1)
+		return 0;
+	if (strcmp(r->op, "In") == 0)
+		return node_name != NULL &&
+		    strcmp(node_name, r->values[0]) == 0;
+	if (strcmp(r->op, "NotIn") == 0)
+		return node_name == NULL ||
+		    strcmp(node_name, r->values[0]) != 0;
+	return 0;
+}
+
+int
+kube_node_selector_match(const struct kube_node_selector *ns,
+    const char *node_name, const struct kube_node *n)
+{
+	const struct kube_node_selector_term	*t;
+	size_t					 i, j;
+	int					 ok;
+
+	if (ns == NULL)
+		return 0;
+	if (n != NULL && node_name == NULL)
+		node_name = n->meta.name;
+	for (i = 0; i < ns->nterms; i++) {
+		t = &ns->terms[i];
+		if (t->nexprs == 0 && t->nfields == 0)
+			continue;
+		if (n == NULL && t->nexprs > 0)
+			continue;
+		ok = 1;
+		for (j = 0; ok && j < t->nexprs; j++)
+			ok = label_req_matches(&t->exprs[j], n);
+		for (j = 0; ok && j < t->nfields; j++)
+			ok = field_req_matches(&t->fields[j], node_name);
+		if (ok)
+			return 1;
+	}
+	return 0;
 }
 
 const char *
