@@ -44,23 +44,38 @@
 struct dra_alloc_opts {
 	unsigned	features;	/* DRA_FEATURE_* bits */
 	uint64_t	max_steps;	/* 0: DRA_ALLOC_MAX_STEPS */
+	/*
+	 * Non-zero: skip the answer by counting (see dra_allocate()) and
+	 * always search, for tests of the max_steps bound.
+	 */
+	int		no_counting;
 };
 
 struct dra_allocator;
 
 /*
  * Build an allocator over s (finished; borrowed).  opts may be NULL
- * (DRA_FEATURES_1_37, the default bound).  Compiles every DeviceClass
- * and request selector once (kube/dra/cel.h).
+ * (DRA_FEATURES_1_37, the default bound).  Indexes, in O(slices +
+ * allocation results) with uthash tables: slices by node name (the
+ * rest are "shared", as allocator_incubating.go's NewAllocator splits
+ * them), all slices of each (driver, pool), and the devices that
+ * allocated claims hold, by driver/pool/device (the scheduler's
+ * allocated state: admin-access results skipped, results with a
+ * shareID kept apart with their consumedCapacity).  Each distinct
+ * selector expression is compiled once, on first use (kube/dra/cel.h),
+ * and each (device, request) verdict is cached for the allocator's
+ * life.
  *
- * Returns KUBE_OK and *out, or KUBE_E_* with err set (out of range
- * options).  Compile errors are not returned here: they surface when
- * a request that uses the expression is allocated or checked.
+ * Returns KUBE_OK and *out, or KUBE_E_CONFIG with err set (s not
+ * finished, unknown feature bits).  Compile errors are not returned
+ * here: they surface when a request that uses the expression is
+ * allocated or checked.  Free with dra_allocator_free().
  */
 int	dra_allocator_new(const struct kube_snapshot *s,
 	    const struct dra_alloc_opts *opts, struct dra_allocator **out,
 	    struct dra_err *err);
 
+/* Free a and everything it owns (not the snapshot).  NULL is a no-op. */
 void	dra_allocator_free(struct dra_allocator *a);
 
 /*
@@ -115,10 +130,14 @@ struct dra_alloc_result {
 	 */
 	char			*message;
 	/*
-	 * ERROR only: non-zero when the error fails the pod on every node
-	 * (a CEL runtime error, a missing DeviceClass, All on an incomplete
-	 * pool reachable from every node) rather than on this node alone
-	 * ("invalid resource pools were encountered").
+	 * ERROR only: non-zero when the error fails the pod on every node:
+	 * the scheduler's Filter returns an error status, which aborts the
+	 * scheduling attempt for the pod whichever node it happened on
+	 * (a CEL runtime or compile error, a missing DeviceClass, All on a
+	 * pool that is incomplete or invalid, more than 32 devices, a
+	 * constraint that an All request cannot satisfy).  Zero for
+	 * "invalid resource pools were encountered", which fails this
+	 * node only (structured.ErrFailedAllocationOnNode).
 	 */
 	int			 blocks_everywhere;
 	uint64_t		 steps;		/* devices tried */
@@ -132,15 +151,37 @@ struct dra_alloc_result {
  * Devices already held (see the file comment, and
  * dra_allocator_release()) are not free.
  *
+ * Mirrors allocator_incubating.go's Allocate and allocateOne and
+ * pools_incubating.go's GatherPools (Kubernetes 1.37,
+ * k8s.io/dynamic-resource-allocation/structured/internal/incubating):
+ * the same pools, the same checks in the same order, the same first
+ * solution, the same error texts (without the scheduler's "running
+ * \"DynamicResources\" filter plugin: " prefix).
+ *
+ * Two additions the scheduler does not have, neither of which changes
+ * an answer it would give:
+ *  - the answer by counting: before the search, when some request
+ *    (every subrequest of a firstAvailable request) has fewer devices
+ *    passing the per-device checks than it needs, when no value of a
+ *    matchAttribute can give every request of the constraint enough
+ *    devices, when distinctAttribute requests of one device each
+ *    outnumber the distinct values, or when the pod needs more
+ *    devices than there are candidates, the result is NO_FIT at once.
+ *    It is not used when a selector fails to evaluate or an All
+ *    request meets constraints (the search could return an error).
+ *  - the bound: after opts.max_steps devices tried, UNKNOWN with
+ *    message "search stopped after N devices tried (max_steps)".
+ *
  * Returns KUBE_OK with *res filled (status says the outcome), or
- * KUBE_E_* with err set on misuse (the snapshot is not finished).
- * Free *res with dra_alloc_result_free().
+ * KUBE_E_CONFIG with err set on misuse (a NULL argument).  Free *res
+ * with dra_alloc_result_free().
  */
 int	dra_allocate(struct dra_allocator *a, const char *node,
 	    const struct kube_node *n, const struct dra_claim_ref *claims,
 	    size_t nclaims, struct dra_alloc_result *res,
 	    struct dra_err *err);
 
+/* Free what res owns and zero it.  NULL is a no-op. */
 void	dra_alloc_result_free(struct dra_alloc_result *res);
 
 /*
@@ -167,19 +208,41 @@ enum dra_check {
 	DRA_CHECK_CLASS_MISSING,	/* the DeviceClass does not exist */
 };
 
-/* Evidence for a failed check.  Pointers borrow from the snapshot. */
+/*
+ * Evidence for a failed check.  Pointers borrow from the snapshot,
+ * except holders (see below).
+ */
 struct dra_check_detail {
 	enum dra_check			 check;
-	size_t				 selector;	/* SELECTOR/CEL_* */
-	const struct kube_device_alloc	*holders;	/* IN_USE */
+	/* SELECTOR, CEL_*: index of the selector in the class or request */
+	size_t				 selector;
+	/*
+	 * IN_USE: the allocation results that hold d (admin-access and
+	 * shareID results excluded, released claims excluded).  Owned by
+	 * the allocator, valid until the next dra_device_check() on it.
+	 */
+	const struct kube_device_alloc	*holders;
 	size_t				 nholders;
 	const struct kube_counter_set	*set;		/* COUNTERS */
 	size_t				 counter;	/* index in set */
-	const struct kube_capacity	*capacity;	/* CAPACITY */
-	int64_t				 need;		/* milli */
-	int64_t				 left;		/* milli */
+	/*
+	 * CAPACITY: the device capacity that does not fit, or NULL when
+	 * the request names a capacity the device does not publish
+	 * (message says which).  need: what the request consumes after
+	 * requestPolicy rounding; left: capacity value minus what is
+	 * already consumed.  COUNTERS: need is what d consumes of the
+	 * counter, left what the counter set has left (may be negative).
+	 * Both in milli units (kube_quantity.milli).
+	 */
+	const struct kube_capacity	*capacity;
+	int64_t				 need;
+	int64_t				 left;
 	const struct kube_taint		*taint;		/* TAINT */
-	/* CEL_ERROR, CEL_UNSUPPORTED, FEATURE, POOL_*: owned text */
+	/*
+	 * CEL_ERROR, CEL_UNSUPPORTED, FEATURE, POOL_*, STALE, CAPACITY,
+	 * CLASS_MISSING, NODE: text owned by the caller (free()), else
+	 * NULL.
+	 */
 	char				*message;
 };
 
@@ -187,6 +250,15 @@ struct dra_check_detail {
  * Check device d for request r (an exact request or a subrequest) of a
  * claim in namespace claim_ns, on node (and n, as for dra_allocate()),
  * against the allocator's current state (no devices picked yet).
+ * Checks run in the order allocator_incubating.go's allocateOne,
+ * isSelectable and allocateDevice run them (Kubernetes 1.37), after
+ * reachability from the node and the pool's state (GatherPools):
+ * NODE / POOL_INCOMPLETE / STALE / POOL_INVALID, CLASS_MISSING,
+ * IN_USE (not for adminAccess), FEATURE (binding conditions while the
+ * feature is off), CLASS_SELECTOR / REQUEST_SELECTOR / CEL_*, NODE
+ * (per-device node selection), CAPACITY, FEATURE (counters while
+ * partitionable devices are off), COUNTERS, TAINT.  Constraints are
+ * not per-device and are not checked.
  * Fills *out (free out->message with free()) and returns out->check.
  */
 enum dra_check dra_device_check(struct dra_allocator *a, const char *node,
@@ -194,7 +266,12 @@ enum dra_check dra_device_check(struct dra_allocator *a, const char *node,
 	    const struct kube_device_request *r, const struct kube_device *d,
 	    struct dra_check_detail *out);
 
-/* A short stable code for a check ("in-use", "counters", ...). */
+/*
+ * A short stable code for a check: "ok", "node", "pool-incomplete",
+ * "pool-invalid", "stale", "in-use", "class-selector",
+ * "request-selector", "cel-error", "cel-unsupported", "capacity",
+ * "counters", "taint", "feature", "class-missing".  Static string.
+ */
 const char *dra_check_code(enum dra_check c);
 
 #endif
