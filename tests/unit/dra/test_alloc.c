@@ -1,0 +1,1278 @@
+/*
+ * test_alloc.c: the structured allocator (kube/dra/alloc.h).
+ *
+ * Every shared case is run the way tests/oracle ran it on kube-scheduler
+ * 1.37.2: each claim (or template) alone, as a pod that uses only it,
+ * on each node in name order (or on the node its pod is pinned to);
+ * the first node that fits wins, and an allocator error on any node
+ * fails the pod.  The outcome must equal tests/oracle/records/<case>.json
+ * (allocatable, node, devices in order, and the error text).
+ *
+ * Then one test per mechanism, on small inline snapshots without
+ * selectors, asserting the exact devices.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+
+#include "alloc.h"
+#include "model.h"
+#include "snapshot.h"
+#include "xmalloc.h"
+
+static struct kube_snapshot *
+load(const char *yaml)
+{
+	struct kube_snapshot	*s = kube_snapshot_new();
+	struct dra_err		 err;
+
+	if (kube_snapshot_load_mem(s, "test.yaml", yaml, strlen(yaml),
+	    &err) != KUBE_OK)
+		fail_msg("load: %s", err.msg);
+	kube_snapshot_finish(s);
+	return s;
+}
+
+static struct dra_allocator *
+new_alloc(const struct kube_snapshot *s, const struct dra_alloc_opts *o)
+{
+	struct dra_allocator	*a;
+	struct dra_err		 err;
+
+	if (dra_allocator_new(s, o, &a, &err) != KUBE_OK)
+		fail_msg("allocator: %s", err.msg);
+	return a;
+}
+
+/* Allocate claim ns/name alone on node; res filled. */
+static void
+alloc_claim(struct dra_allocator *a, const struct kube_snapshot *s,
+    const char *ns, const char *name, const char *node,
+    struct dra_alloc_result *res)
+{
+	struct kube_claim	*c = kube_snapshot_claim(s, ns, name);
+	struct dra_claim_ref	 ref;
+	struct dra_err		 err;
+
+	if (c == NULL)
+		fail_msg("no claim %s/%s", ns, name);
+	ref.namespace = ns;
+	ref.name = name;
+	ref.spec = &c->spec;
+	assert_int_equal(dra_allocate(a, node, kube_snapshot_node(s, node),
+	    &ref, 1, res, &err), KUBE_OK);
+}
+
+/* "driver/pool/device,..." of res's picks. */
+static const char *
+picks(const struct dra_alloc_result *res)
+{
+	static char	buf[4096];
+	size_t		i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < res->npicks; i++)
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s/%s/%s",
+		    i ? "," : "", res->picks[i].device->slice->driver,
+		    res->picks[i].device->slice->pool_name,
+		    res->picks[i].device->name);
+	return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* The shared cases against the oracle records.                        */
+
+static char *
+slurp(const char *path)
+{
+	FILE	*f = fopen(path, "rb");
+	char	*buf;
+	long	 len;
+
+	if (f == NULL)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc(1, (size_t)len + 1);
+	if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static const struct kube_claim_spec *
+find_spec(const struct kube_snapshot *s, const char *kind, const char *ns,
+    const char *name)
+{
+	struct kube_claim	*c;
+	size_t			 i;
+
+	if (strcmp(kind, "ResourceClaim") == 0) {
+		c = kube_snapshot_claim(s, ns, name);
+		return c != NULL && c->rejected == NULL ? &c->spec : NULL;
+	}
+	for (i = 0; i < s->templates.n; i++) {
+		if (strcmp(s->templates.v[i]->meta.namespace, ns) == 0 &&
+		    strcmp(s->templates.v[i]->meta.name, name) == 0 &&
+		    s->templates.v[i]->rejected == NULL)
+			return &s->templates.v[i]->spec;
+	}
+	return NULL;
+}
+
+static int
+cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Nodes: Node objects, else the nodes slices name, in name order. */
+static size_t
+case_nodes(const struct kube_snapshot *s, const char **out, size_t max)
+{
+	size_t	i, j, n = 0;
+
+	for (i = 0; i < s->nodes.n && n < max; i++)
+		out[n++] = s->nodes.v[i]->meta.name;
+	if (n > 0)
+		return n;
+	for (i = 0; i < s->slices.n && n < max; i++) {
+		const char *name = s->slices.v[i]->node_name;
+
+		if (name == NULL)
+			continue;
+		for (j = 0; j < n && strcmp(out[j], name) != 0; j++)
+			;
+		if (j == n)
+			out[n++] = name;
+	}
+	qsort(out, n, sizeof *out, cmp_strp);
+	return n;
+}
+
+static int	case_failures;
+
+static void
+check_case(const char *name)
+{
+	char			 path[1024], got[4096], want[4096];
+	char			*json;
+	cJSON			*rec, *cl, *dev;
+	struct kube_snapshot	*s;
+	struct dra_allocator	*a;
+	struct dra_err		 err;
+	const char		*nodes[64], *pinned, *kind, *ns, *cname;
+	const char		*fit_node;
+	size_t			 nnodes, i;
+	int			 allocatable, blocked, want_alloc;
+	char			*fit, *errmsg;
+
+	snprintf(path, sizeof path, "%s/%s.json", RECORDS_DIR, name);
+	if ((json = slurp(path)) == NULL)
+		return;
+	rec = cJSON_Parse(json);
+	free(json);
+	assert_non_null(rec);
+	s = kube_snapshot_new();
+	snprintf(path, sizeof path, "%s/%s/input.yaml", CASES_DIR, name);
+	if (kube_snapshot_load_file(s, path, &err) != KUBE_OK)
+		fail_msg("%s: %s", name, err.msg);
+	kube_snapshot_finish(s);
+	a = new_alloc(s, NULL);
+	nnodes = case_nodes(s, nodes, 64);
+
+	cJSON_ArrayForEach(cl, cJSON_GetObjectItem(rec, "claims")) {
+		const struct kube_claim_spec	*spec;
+		struct dra_claim_ref		 ref;
+		struct dra_alloc_result		 res;
+		cJSON				*pin;
+
+		if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(cl,
+		    "origin")), "scheduler") != 0)
+			continue;
+		kind = cJSON_GetStringValue(cJSON_GetObjectItem(cl, "kind"));
+		ns = cJSON_GetStringValue(cJSON_GetObjectItem(cl,
+		    "namespace"));
+		cname = cJSON_GetStringValue(cJSON_GetObjectItem(cl, "name"));
+		pin = cJSON_GetObjectItem(cl, "pinned");
+		pinned = cJSON_IsString(pin) ? pin->valuestring : NULL;
+		spec = find_spec(s, kind, ns, cname);
+		if (spec == NULL)
+			fail_msg("%s: no %s %s/%s", name, kind, ns, cname);
+		ref.namespace = ns;
+		ref.name = cname;
+		ref.spec = spec;
+		fit = NULL;
+		fit_node = NULL;
+		errmsg = NULL;
+		blocked = 0;
+		for (i = 0; i < nnodes; i++) {
+			if (pinned != NULL && strcmp(nodes[i], pinned) != 0)
+				continue;
+			assert_int_equal(dra_allocate(a, nodes[i],
+			    kube_snapshot_node(s, nodes[i]), &ref, 1, &res,
+			    &err), KUBE_OK);
+			if (res.status == DRA_ALLOC_UNKNOWN)
+				fail_msg("%s: %s/%s on %s: unknown: %s", name,
+				    ns, cname, nodes[i], res.message);
+			if (res.status == DRA_ALLOC_ERROR &&
+			    res.blocks_everywhere && !blocked) {
+				blocked = 1;
+				errmsg = xstrdup(res.message);
+			}
+			if (res.status == DRA_ALLOC_OK && fit == NULL) {
+				fit = xstrdup(picks(&res));
+				fit_node = nodes[i];
+			}
+			dra_alloc_result_free(&res);
+		}
+		allocatable = !blocked && fit != NULL;
+		want_alloc = cJSON_IsTrue(cJSON_GetObjectItem(cl,
+		    "allocatable"));
+		want[0] = '\0';
+		i = 0;
+		cJSON_ArrayForEach(dev, cJSON_GetObjectItem(cl, "devices"))
+			i += (size_t)snprintf(want + i, sizeof want - i,
+			    "%s%s", i ? "," : "", dev->valuestring);
+		snprintf(got, sizeof got, "%s", allocatable && fit ? fit : "");
+		print_message("%s: %s/%s%s%s: %s [%s] on %s%s%s\n", name, ns,
+		    cname, pinned ? " pinned to " : "", pinned ? pinned : "",
+		    allocatable ? "allocatable" : "not allocatable", got,
+		    allocatable ? fit_node : "-", errmsg ? ": " : "",
+		    errmsg ? errmsg : "");
+		if (allocatable != want_alloc || strcmp(got, want) != 0) {
+			print_error("%s: %s/%s: want %s [%s], got %s [%s]\n",
+			    name, ns, cname, want_alloc ? "allocatable" :
+			    "not allocatable", want, allocatable ?
+			    "allocatable" : "not allocatable", got);
+			case_failures++;
+		}
+		if (allocatable && want_alloc && strcmp(fit_node,
+		    cJSON_GetStringValue(cJSON_GetObjectItem(cl, "node"))) !=
+		    0) {
+			print_error("%s: %s/%s: node %s, want %s\n", name, ns,
+			    cname, fit_node, cJSON_GetStringValue(
+			    cJSON_GetObjectItem(cl, "node")));
+			case_failures++;
+		}
+		/* A SchedulerError is the allocator's error, verbatim. */
+		if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(cl,
+		    "reason")) ? cJSON_GetStringValue(cJSON_GetObjectItem(cl,
+		    "reason")) : "", "SchedulerError") == 0) {
+			char full[2048];
+
+			snprintf(full, sizeof full, "running \"DynamicResources"
+			    "\" filter plugin: %s", errmsg ? errmsg : "");
+			if (strcmp(full, cJSON_GetStringValue(
+			    cJSON_GetObjectItem(cl, "message"))) != 0) {
+				print_error("%s: %s/%s: error\n  got  %s\n  "
+				    "want %s\n", name, ns, cname, full,
+				    cJSON_GetStringValue(cJSON_GetObjectItem(cl,
+				    "message")));
+				case_failures++;
+			}
+		} else if (errmsg != NULL) {
+			print_error("%s: %s/%s: unexpected error %s\n", name,
+			    ns, cname, errmsg);
+			case_failures++;
+		}
+		free(fit);
+		free(errmsg);
+	}
+	dra_allocator_free(a);
+	kube_snapshot_free(s);
+	cJSON_Delete(rec);
+}
+
+static void
+test_cases_match_records(void **state)
+{
+	DIR		*d;
+	struct dirent	*e;
+	char		*names[128];
+	size_t		 n = 0, i;
+
+	(void)state;
+	d = opendir(CASES_DIR);
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL && n < 128) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, cmp_strp);
+	assert_true(n >= 14);
+	case_failures = 0;
+	for (i = 0; i < n; i++) {
+		check_case(names[i]);
+		free(names[i]);
+	}
+	assert_int_equal(case_failures, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Mechanisms, on inline snapshots without selectors.                  */
+
+#define CLASS								\
+	"apiVersion: resource.k8s.io/v1\n"				\
+	"kind: DeviceClass\n"						\
+	"metadata: {name: any}\n"					\
+	"spec: {}\n"							\
+	"---\n"
+
+#define NODE(n)								\
+	"apiVersion: v1\nkind: Node\nmetadata: {name: " n "}\n---\n"
+
+/* Backtracking over matchAttribute; the per-request start position. */
+static void
+test_backtracking(void **state)
+{
+	struct kube_snapshot	*s;
+	struct dra_allocator	*a;
+	struct dra_alloc_result	 res;
+
+	(void)state;
+	s = load(CLASS NODE("n1")
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceSlice\n"
+	    "metadata: {name: n1-dev}\n"
+	    "spec:\n"
+	    "  driver: dev.example.com\n"
+	    "  nodeName: n1\n"
+	    "  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+	    "  devices:\n"
+	    "  - {name: gpu-0, attributes: {root: {string: a}}}\n"
+	    "  - {name: gpu-1, attributes: {root: {string: b}}}\n"
+	    "  - {name: nic-0, attributes: {root: {string: b}}}\n"
+	    "  - {name: nic-1, attributes: {root: {string: c}}}\n"
+	    "  - {name: x-0, attributes: {root: {string: c}}}\n"
+	    "---\n"
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaim\n"
+	    "metadata: {name: pair, namespace: ns}\n"
+	    "spec:\n"
+	    "  devices:\n"
+	    "    requests:\n"
+	    "    - {name: gpu, exactly: {deviceClassName: any}}\n"
+	    "    - {name: nic, exactly: {deviceClassName: any}}\n"
+	    "    constraints:\n"
+	    "    - {matchAttribute: dev.example.com/root}\n"
+	    "---\n"
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaim\n"
+	    "metadata: {name: three, namespace: ns}\n"
+	    "spec:\n"
+	    "  devices:\n"
+	    "    requests:\n"
+	    "    - {name: g, exactly: {deviceClassName: any, count: 2}}\n"
+	    "    - {name: h, exactly: {deviceClassName: any}}\n"
+	    "    constraints:\n"
+	    "    - {requests: [g], distinctAttribute: dev.example.com/root}\n"
+	    "    - {requests: [h], matchAttribute: dev.example.com/root}\n"
+	    "---\n"
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaim\n"
+	    "metadata: {name: same, namespace: ns}\n"
+	    "spec:\n"
+	    "  devices:\n"
+	    "    requests:\n"
+	    "    - {name: g, exactly: {deviceClassName: any, count: 3}}\n"
+	    "    constraints:\n"
+	    "    - {matchAttribute: dev.example.com/root}\n");
+	a = new_alloc(s, NULL);
+	/* gpu-0 (a) has no partner: back to gpu-1, then nic-0 (b). */
+	alloc_claim(a, s, "ns", "pair", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res),
+	    "dev.example.com/n1/gpu-1,dev.example.com/n1/nic-0");
+	dra_alloc_result_free(&res);
+	/* g: two distinct roots in slice order; h: anything after. */
+	alloc_claim(a, s, "ns", "three", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res), "dev.example.com/n1/gpu-0,"
+	    "dev.example.com/n1/gpu-1,dev.example.com/n1/nic-0");
+	assert_string_equal(res.picks[2].request, "h");
+	dra_alloc_result_free(&res);
+	/* No root has three devices. */
+	alloc_claim(a, s, "ns", "same", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_NO_FIT);
+	dra_alloc_result_free(&res);
+	dra_allocator_free(a);
+	kube_snapshot_free(s);
+}
+
+/* matchAttribute that forces backtracking past the first device. */
+static void
+test_backtracking_constraint(void **state)
+{
+	struct kube_snapshot	*s;
+	struct dra_allocator	*a;
+	struct dra_alloc_result	 res;
+	struct dra_alloc_opts	 o = { DRA_FEATURES_1_37, 0, 1 };
+
+	(void)state;
+	s = load(CLASS NODE("n1")
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceSlice\n"
+	    "metadata: {name: n1-dev}\n"
+	    "spec:\n"
+	    "  driver: dev.example.com\n"
+	    "  nodeName: n1\n"
+	    "  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+	    "  devices:\n"
+	    "  - {name: gpu-0, attributes: {root: {string: a}}}\n"
+	    "  - {name: gpu-1, attributes: {root: {string: b}}}\n"
+	    "  - {name: nic-0, attributes: {root: {string: b}}}\n"
+	    "---\n"
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaim\n"
+	    "metadata: {name: pair, namespace: ns}\n"
+	    "spec:\n"
+	    "  devices:\n"
+	    "    requests:\n"
+	    "    - {name: gpu, exactly: {deviceClassName: any}}\n"
+	    "    - {name: nic, exactly: {deviceClassName: any}}\n"
+	    "    constraints:\n"
+	    "    - {matchAttribute: dev.example.com/root}\n");
+	a = new_alloc(s, &o);
+	alloc_claim(a, s, "ns", "pair", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res),
+	    "dev.example.com/n1/gpu-1,dev.example.com/n1/nic-0");
+	/* gpu-0, then gpu-1, nic-0 for nic after gpu-0 fails: 3 + 2 + 1. */
+	assert_true(res.steps >= 5);
+	dra_alloc_result_free(&res);
+	dra_allocator_free(a);
+	kube_snapshot_free(s);
+}
+
+/* A shared counter set: what a device on another node holds counts. */
+static const char counters_yaml[] = CLASS NODE("n1") NODE("n2")
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: p-counters}\n"
+    "spec:\n"
+    "  driver: dev.example.com\n"
+    "  allNodes: true\n"
+    "  pool: {name: p, generation: 1, resourceSliceCount: 3}\n"
+    "  sharedCounters:\n"
+    "  - name: cs\n"
+    "    counters: {mem: {value: 8Gi}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: p-n1}\n"
+    "spec:\n"
+    "  driver: dev.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: p, generation: 1, resourceSliceCount: 3}\n"
+    "  devices:\n"
+    "  - name: dev-a\n"
+    "    consumesCounters:\n"
+    "    - {counterSet: cs, counters: {mem: {value: 6Gi}}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: p-n2}\n"
+    "spec:\n"
+    "  driver: dev.example.com\n"
+    "  nodeName: n2\n"
+    "  pool: {name: p, generation: 1, resourceSliceCount: 3}\n"
+    "  devices:\n"
+    "  - name: dev-b\n"
+    "    consumesCounters:\n"
+    "    - {counterSet: cs, counters: {mem: {value: 6Gi}}}\n"
+    "  - name: dev-c\n"
+    "    consumesCounters:\n"
+    "    - {counterSet: cs, counters: {mem: {value: 2Gi}}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: held, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: r, exactly: {deviceClassName: any}}\n"
+    "status:\n"
+    "  allocation:\n"
+    "    devices:\n"
+    "      results:\n"
+    "      - {request: r, driver: dev.example.com, pool: p, device: dev-a}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: one, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: r, exactly: {deviceClassName: any}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: two, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: r, exactly: {deviceClassName: any, count: 2}}\n";
+
+static void
+test_counters_across_nodes(void **state)
+{
+	struct kube_snapshot	*s;
+	struct dra_allocator	*a;
+	struct dra_alloc_result	 res;
+	struct dra_check_detail	 det;
+	struct kube_claim	*c;
+
+	(void)state;
+	s = load(counters_yaml);
+	a = new_alloc(s, NULL);
+	c = kube_snapshot_claim(s, "ns", "one");
+	/* dev-a on n1 holds 6Gi of 8Gi: dev-b (6Gi) no, dev-c (2Gi) yes. */
+	alloc_claim(a, s, "ns", "one", "n2", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res), "dev.example.com/p/dev-c");
+	dra_alloc_result_free(&res);
+	assert_int_equal(dra_device_check(a, "n2", kube_snapshot_node(s,
+	    "n2"), "ns", c->spec.requests[0].exactly, kube_snapshot_device(s,
+	    "dev.example.com", "p", "dev-b"), &det), DRA_CHECK_COUNTERS);
+	assert_string_equal(det.set->name, "cs");
+	assert_string_equal(det.set->counters[det.counter].name, "mem");
+	assert_int_equal(det.need, 6LL * 1024 * 1024 * 1024 * 1000);
+	assert_int_equal(det.left, 2LL * 1024 * 1024 * 1024 * 1000);
+	free(det.message);
+	assert_int_equal(dra_device_check(a, "n1", kube_snapshot_node(s,
+	    "n1"), "ns", c->spec.requests[0].exactly, kube_snapshot_device(s,
+	    "dev.example.com", "p", "dev-a"), &det), DRA_CHECK_IN_USE);
+	assert_int_equal(det.nholders, 1);
+	assert_string_equal(det.holders[0].claim->meta.name, "held");
+	free(det.message);
+	assert_int_equal(dra_device_check(a, "n1", kube_snapshot_node(s,
+	    "n1"), "ns", c->spec.requests[0].exactly, kube_snapshot_device(s,
+	    "dev.example.com", "p", "dev-b"), &det), DRA_CHECK_NODE);
+	free(det.message);
+	/* Two devices: dev-b and dev-c together need 8Gi, 2Gi are left. */
+	alloc_claim(a, s, "ns", "two", "n2", &res);
+	assert_int_equal(res.status, DRA_ALLOC_NO_FIT);
+	dra_alloc_result_free(&res);
+	/* Released: dev-b (6Gi) and dev-c (2Gi) fit exactly. */
+	dra_allocator_release(a, kube_snapshot_claim(s, "ns", "held"));
+	alloc_claim(a, s, "ns", "two", "n2", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res),
+	    "dev.example.com/p/dev-b,dev.example.com/p/dev-c");
+	dra_alloc_result_free(&res);
+	alloc_claim(a, s, "ns", "one", "n2", &res);
+	assert_string_equal(picks(&res), "dev.example.com/p/dev-b");
+	dra_alloc_result_free(&res);
+	dra_allocator_free(a);
+	kube_snapshot_free(s);
+}
+
+#define GI	(1024LL * 1024 * 1024 * 1000)
+
+static const char capacity_yaml[] = CLASS NODE("n1")
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: n1}\n"
+    "spec:\n"
+    "  driver: dev.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+    "  devices:\n"
+    "  - name: range\n"
+    "    allowMultipleAllocations: true\n"
+    "    capacity:\n"
+    "      mem:\n"
+    "        value: 40Gi\n"
+    "        requestPolicy:\n"
+    "          default: 1Gi\n"
+    "          validRange: {min: 1Gi, max: 16Gi, step: 2Gi}\n"
+    "  - name: values\n"
+    "    allowMultipleAllocations: true\n"
+    "    capacity:\n"
+    "      mem:\n"
+    "        value: 40Gi\n"
+    "        requestPolicy:\n"
+    "          default: 10Gi\n"
+    "          validValues: [10Gi, 20Gi]\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: held, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: r, exactly: {deviceClassName: any}}\n"
+    "status:\n"
+    "  allocation:\n"
+    "    devices:\n"
+    "      results:\n"
+    "      - {request: r, driver: dev.example.com, pool: n1, "
+    "device: range, shareID: 00000000-0000-0000-0000-000000000001, "
+    "consumedCapacity: {mem: 30Gi}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: four, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - name: r\n"
+    "      exactly:\n"
+    "        deviceClassName: any\n"
+    "        capacity: {requests: {mem: 4Gi}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: fifteen, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - name: r\n"
+    "      exactly:\n"
+    "        deviceClassName: any\n"
+    "        capacity: {requests: {mem: 15Gi}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: huge, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - name: r\n"
+    "      exactly:\n"
+    "        deviceClassName: any\n"
+    "        capacity: {requests: {mem: 30Gi}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: nomem, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - name: r\n"
+    "      exactly:\n"
+    "        deviceClassName: any\n"
+    "        capacity: {requests: {cores: 1}}\n";
+
+static void
+test_capacity_rounding(void **state)
+{
+	struct kube_snapshot	*s;
+	struct dra_allocator	*a;
+	struct dra_alloc_result	 res;
+	struct dra_check_detail	 det;
+
+	(void)state;
+	s = load(capacity_yaml);
+	a = new_alloc(s, NULL);
+	/* 4Gi on range: min 1Gi, step 2Gi: 5Gi; 30Gi + 5Gi <= 40Gi. */
+	alloc_claim(a, s, "ns", "four", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res), "dev.example.com/n1/range");
+	assert_int_equal(res.picks[0].nconsumed, 1);
+	assert_int_equal(res.picks[0].consumed[0].value.milli, 5 * GI);
+	dra_alloc_result_free(&res);
+	/* 15Gi: range rounds to 15Gi but 30 + 15 > 40; values: 20Gi. */
+	alloc_claim(a, s, "ns", "fifteen", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res), "dev.example.com/n1/values");
+	assert_int_equal(res.picks[0].consumed[0].value.milli, 20 * GI);
+	dra_alloc_result_free(&res);
+	assert_int_equal(dra_device_check(a, "n1", NULL, "ns",
+	    kube_snapshot_claim(s, "ns", "fifteen")->spec.requests[0].exactly,
+	    kube_snapshot_device(s, "dev.example.com", "n1", "range"), &det),
+	    DRA_CHECK_CAPACITY);
+	assert_string_equal(det.capacity->id, "mem");
+	assert_int_equal(det.need, 15 * GI);
+	assert_int_equal(det.left, 10 * GI);
+	free(det.message);
+	/* 30Gi: above range's max, not a valid value (20Gi is the top). */
+	alloc_claim(a, s, "ns", "huge", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_NO_FIT);
+	dra_alloc_result_free(&res);
+	/* A capacity no device publishes. */
+	alloc_claim(a, s, "ns", "nomem", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_NO_FIT);
+	dra_alloc_result_free(&res);
+	assert_int_equal(dra_device_check(a, "n1", NULL, "ns",
+	    kube_snapshot_claim(s, "ns", "nomem")->spec.requests[0].exactly,
+	    kube_snapshot_device(s, "dev.example.com", "n1", "range"), &det),
+	    DRA_CHECK_CAPACITY);
+	assert_null(det.capacity);
+	assert_non_null(strstr(det.message, "cores"));
+	free(det.message);
+	/* Released, 15Gi fits on range again. */
+	dra_allocator_release(a, kube_snapshot_claim(s, "ns", "held"));
+	alloc_claim(a, s, "ns", "fifteen", "n1", &res);
+	assert_string_equal(picks(&res), "dev.example.com/n1/range");
+	assert_int_equal(res.picks[0].consumed[0].value.milli, 15 * GI);
+	dra_alloc_result_free(&res);
+	dra_allocator_free(a);
+	kube_snapshot_free(s);
+}
+
+static const char taints_yaml[] = CLASS NODE("n1")
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: n1}\n"
+    "spec:\n"
+    "  driver: dev.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+    "  devices:\n"
+    "  - name: d0\n"
+    "    taints: [{key: ecc, value: bad, effect: NoSchedule}]\n"
+    "  - name: d1\n"
+    "    taints: [{key: maint, effect: None}]\n"
+    "  - name: d2\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: DeviceTaintRule\n"
+    "metadata: {name: drain-d2}\n"
+    "spec:\n"
+    "  deviceSelector: {driver: dev.example.com, device: d2}\n"
+    "  taint: {key: drain, effect: NoExecute}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: plain, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: r, exactly: {deviceClassName: any, count: 2}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: equal, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - name: r\n"
+    "      exactly:\n"
+    "        deviceClassName: any\n"
+    "        count: 2\n"
+    "        tolerations: [{key: ecc, operator: Equal, value: bad}]\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: wrong-value, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - name: r\n"
+    "      exactly:\n"
+    "        deviceClassName: any\n"
+    "        count: 2\n"
+    "        tolerations: [{key: ecc, value: good}]\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: exists, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - name: r\n"
+    "      exactly:\n"
+    "        deviceClassName: any\n"
+    "        allocationMode: All\n"
+    "        tolerations: [{operator: Exists, effect: NoSchedule}, "
+    "{key: drain, operator: Exists}]\n";
+
+static void
+test_taints(void **state)
+{
+	struct kube_snapshot	*s;
+	struct dra_allocator	*a;
+	struct dra_alloc_result	 res;
+	struct dra_check_detail	 det;
+
+	(void)state;
+	s = load(taints_yaml);
+	a = new_alloc(s, NULL);
+	/* d0 NoSchedule, d2 NoExecute (rule): only d1 (None) is free. */
+	alloc_claim(a, s, "ns", "plain", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_NO_FIT);
+	dra_alloc_result_free(&res);
+	assert_int_equal(dra_device_check(a, "n1", NULL, "ns",
+	    kube_snapshot_claim(s, "ns", "plain")->spec.requests[0].exactly,
+	    kube_snapshot_device(s, "dev.example.com", "n1", "d2"), &det),
+	    DRA_CHECK_TAINT);
+	assert_string_equal(det.taint->key, "drain");
+	assert_string_equal(det.taint->rule, "drain-d2");
+	free(det.message);
+	alloc_claim(a, s, "ns", "equal", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res),
+	    "dev.example.com/n1/d0,dev.example.com/n1/d1");
+	dra_alloc_result_free(&res);
+	alloc_claim(a, s, "ns", "wrong-value", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_NO_FIT);
+	dra_alloc_result_free(&res);
+	alloc_claim(a, s, "ns", "exists", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res), "dev.example.com/n1/d0,"
+	    "dev.example.com/n1/d1,dev.example.com/n1/d2");
+	dra_alloc_result_free(&res);
+	dra_allocator_free(a);
+	kube_snapshot_free(s);
+}
+
+static const char first_yaml[] = CLASS NODE("n1")
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: n1}\n"
+    "spec:\n"
+    "  driver: dev.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+    "  devices:\n"
+    "  - {name: d0}\n"
+    "  - {name: d1}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: fa, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - name: gpu\n"
+    "      firstAvailable:\n"
+    "      - {name: big, deviceClassName: any, count: 3}\n"
+    "      - {name: missing, deviceClassName: any, count: 1, "
+    "capacity: {requests: {mem: 1Gi}}}\n"
+    "      - {name: small, deviceClassName: any, count: 2}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: limit, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - name: gpu\n"
+    "      firstAvailable:\n"
+    "      - {name: many, deviceClassName: any, count: 33}\n"
+    "      - {name: one, deviceClassName: any, count: 1}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: too-many, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: gpu, exactly: {deviceClassName: any, count: 33}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: no-class, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: gpu, exactly: {deviceClassName: nope}}\n";
+
+static void
+test_first_available_and_limit(void **state)
+{
+	struct kube_snapshot	*s;
+	struct dra_allocator	*a;
+	struct dra_alloc_result	 res;
+
+	(void)state;
+	s = load(first_yaml);
+	a = new_alloc(s, NULL);
+	alloc_claim(a, s, "ns", "fa", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res),
+	    "dev.example.com/n1/d0,dev.example.com/n1/d1");
+	assert_string_equal(res.picks[0].request, "gpu/small");
+	assert_string_equal(res.picks[1].request, "gpu/small");
+	dra_alloc_result_free(&res);
+	/* 33 is over the limit of 32 results: the next subrequest. */
+	alloc_claim(a, s, "ns", "limit", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res), "dev.example.com/n1/d0");
+	assert_string_equal(res.picks[0].request, "gpu/one");
+	dra_alloc_result_free(&res);
+	alloc_claim(a, s, "ns", "too-many", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_ERROR);
+	assert_true(res.blocks_everywhere);
+	assert_string_equal(res.message, "claim ns/too-many: number of "
+	    "requested devices 33 exceeds the claim limit of 32");
+	dra_alloc_result_free(&res);
+	alloc_claim(a, s, "ns", "no-class", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_ERROR);
+	assert_true(res.blocks_everywhere);
+	assert_string_equal(res.message, "claim ns/no-class, request gpu: "
+	    "could not retrieve device class nope: "
+	    "deviceclass.resource.k8s.io \"nope\" not found");
+	dra_alloc_result_free(&res);
+	dra_allocator_free(a);
+	kube_snapshot_free(s);
+}
+
+static const char all_yaml[] = CLASS NODE("n1") NODE("n2") NODE("n3")
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: n1}\n"
+    "spec:\n"
+    "  driver: dev.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+    "  devices:\n"
+    "  - {name: d0}\n"
+    "  - {name: d1}\n"
+    "  - {name: d2}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: n2-a}\n"
+    "spec:\n"
+    "  driver: dev.example.com\n"
+    "  nodeName: n2\n"
+    "  pool: {name: n2, generation: 1, resourceSliceCount: 2}\n"
+    "  devices:\n"
+    "  - {name: d0}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: held, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: r, exactly: {deviceClassName: any}}\n"
+    "status:\n"
+    "  allocation:\n"
+    "    devices:\n"
+    "      results:\n"
+    "      - {request: r, driver: dev.example.com, pool: n1, device: d1}\n"
+    "      - {request: r, driver: dev.example.com, pool: n1, device: d2, "
+    "adminAccess: true}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: all, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: gpu, exactly: {deviceClassName: any, "
+    "allocationMode: All}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: admin, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: gpu, exactly: {deviceClassName: any, "
+    "allocationMode: All, adminAccess: true}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: two, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: gpu, exactly: {deviceClassName: any, count: 2}}\n";
+
+static void
+test_all_and_admin(void **state)
+{
+	struct kube_snapshot	*s;
+	struct dra_allocator	*a;
+	struct dra_alloc_result	 res;
+
+	(void)state;
+	s = load(all_yaml);
+	a = new_alloc(s, NULL);
+	/* d1 is held: All must take it too, so it cannot. */
+	alloc_claim(a, s, "ns", "all", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_NO_FIT);
+	dra_alloc_result_free(&res);
+	/* Admin access ignores holders. */
+	alloc_claim(a, s, "ns", "admin", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res), "dev.example.com/n1/d0,"
+	    "dev.example.com/n1/d1,dev.example.com/n1/d2");
+	assert_true(res.picks[0].admin_access);
+	dra_alloc_result_free(&res);
+	/* d2 is held with admin access only: it is free. */
+	alloc_claim(a, s, "ns", "two", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res),
+	    "dev.example.com/n1/d0,dev.example.com/n1/d2");
+	dra_alloc_result_free(&res);
+	/* Pool n2 has 1 of 2 slices. */
+	alloc_claim(a, s, "ns", "all", "n2", &res);
+	assert_int_equal(res.status, DRA_ALLOC_ERROR);
+	assert_true(res.blocks_everywhere);
+	assert_string_equal(res.message, "claim ns/all, request gpu: asks "
+	    "for all devices, but resource pool dev.example.com/n2 is "
+	    "currently being updated");
+	dra_alloc_result_free(&res);
+	/* No devices at all: All fails. */
+	alloc_claim(a, s, "ns", "all", "n3", &res);
+	assert_int_equal(res.status, DRA_ALLOC_NO_FIT);
+	dra_alloc_result_free(&res);
+	dra_allocator_release(a, kube_snapshot_claim(s, "ns", "held"));
+	alloc_claim(a, s, "ns", "all", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res), "dev.example.com/n1/d0,"
+	    "dev.example.com/n1/d1,dev.example.com/n1/d2");
+	dra_alloc_result_free(&res);
+	dra_allocator_free(a);
+	kube_snapshot_free(s);
+}
+
+static void
+test_invalid_pool_and_selectors(void **state)
+{
+	struct kube_snapshot	*s;
+	struct dra_allocator	*a;
+	struct dra_alloc_result	 res;
+
+	(void)state;
+	s = load(CLASS
+	    "apiVersion: v1\nkind: Node\n"
+	    "metadata: {name: n1, labels: {zone: a, gen: '5'}}\n---\n"
+	    "apiVersion: v1\nkind: Node\n"
+	    "metadata: {name: n2, labels: {zone: b}}\n---\n"
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceSlice\n"
+	    "metadata: {name: zone-a}\n"
+	    "spec:\n"
+	    "  driver: net.example.com\n"
+	    "  nodeSelector:\n"
+	    "    nodeSelectorTerms:\n"
+	    "    - matchExpressions:\n"
+	    "      - {key: zone, operator: In, values: [a]}\n"
+	    "      - {key: gen, operator: Gt, values: ['4']}\n"
+	    "  pool: {name: zone-a, generation: 1, resourceSliceCount: 1}\n"
+	    "  devices:\n"
+	    "  - {name: za}\n"
+	    "---\n"
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceSlice\n"
+	    "metadata: {name: per-device}\n"
+	    "spec:\n"
+	    "  driver: net.example.com\n"
+	    "  perDeviceNodeSelection: true\n"
+	    "  pool: {name: pd, generation: 1, resourceSliceCount: 1}\n"
+	    "  devices:\n"
+	    "  - name: on-n2\n"
+	    "    nodeSelector:\n"
+	    "      nodeSelectorTerms:\n"
+	    "      - matchFields:\n"
+	    "        - {key: metadata.name, operator: In, values: [n2]}\n"
+	    "  - {name: not-n1, nodeSelector: {nodeSelectorTerms: "
+	    "[{matchExpressions: [{key: zone, operator: NotIn, "
+	    "values: [a]}]}]}}\n"
+	    "---\n"
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceSlice\n"
+	    "metadata: {name: dup}\n"
+	    "spec:\n"
+	    "  driver: dev.example.com\n"
+	    "  nodeName: n2\n"
+	    "  pool: {name: n2, generation: 1, resourceSliceCount: 1}\n"
+	    "  devices:\n"
+	    "  - {name: x}\n"
+	    "  - {name: x}\n"
+	    "---\n"
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaim\n"
+	    "metadata: {name: c, namespace: ns}\n"
+	    "spec:\n"
+	    "  devices:\n"
+	    "    requests:\n"
+	    "    - {name: r, exactly: {deviceClassName: any, "
+	    "allocationMode: All}}\n"
+	    "---\n"
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaim\n"
+	    "metadata: {name: three, namespace: ns}\n"
+	    "spec:\n"
+	    "  devices:\n"
+	    "    requests:\n"
+	    "    - {name: r, exactly: {deviceClassName: any, count: 3}}\n");
+	a = new_alloc(s, NULL);
+	alloc_claim(a, s, "ns", "c", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res), "net.example.com/zone-a/za");
+	dra_alloc_result_free(&res);
+	/* n2: the invalid pool makes All an error. */
+	alloc_claim(a, s, "ns", "c", "n2", &res);
+	assert_int_equal(res.status, DRA_ALLOC_ERROR);
+	assert_string_equal(res.message, "claim ns/c, request r: asks for "
+	    "all devices, but resource pool dev.example.com/n2 is "
+	    "currently invalid");
+	dra_alloc_result_free(&res);
+	/* Two devices on n2, three wanted: the invalid pool is named. */
+	alloc_claim(a, s, "ns", "three", "n2", &res);
+	assert_int_equal(res.status, DRA_ALLOC_ERROR);
+	assert_false(res.blocks_everywhere);
+	assert_string_equal(res.message,
+	    "invalid resource pools were encountered");
+	dra_alloc_result_free(&res);
+	dra_allocator_free(a);
+	kube_snapshot_free(s);
+}
+
+/*
+ * Case 26's blow-up, rebuilt: 8 one-device requests under one
+ * matchAttribute over 64 devices.  Seven groups of 8 devices share a
+ * value; the last request can use only the 8 devices that publish
+ * "mem", each with a value of its own.  No value gives all 8 requests
+ * a device.  The search tries every ordering of 7 devices of a group
+ * (millions of devices tried); counting answers at once.
+ */
+static char *
+blowup_yaml(void)
+{
+	char	*buf = malloc(65536);
+	size_t	 n = 0;
+	int	 i;
+
+	n += (size_t)snprintf(buf + n, 65536 - n, "%s%s", CLASS, NODE("n1"));
+	n += (size_t)snprintf(buf + n, 65536 - n,
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceSlice\n"
+	    "metadata: {name: n1}\n"
+	    "spec:\n"
+	    "  driver: dev.example.com\n"
+	    "  nodeName: n1\n"
+	    "  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+	    "  devices:\n");
+	for (i = 0; i < 64; i++) {
+		if (i < 56)
+			n += (size_t)snprintf(buf + n, 65536 - n,
+			    "  - {name: d%d, attributes: {g: {int: %d}}}\n",
+			    i, i % 7);
+		else
+			n += (size_t)snprintf(buf + n, 65536 - n,
+			    "  - {name: d%d, attributes: {g: {int: %d}}, "
+			    "capacity: {mem: {value: 1Gi}}}\n", i, 100 + i);
+	}
+	n += (size_t)snprintf(buf + n, 65536 - n,
+	    "---\n"
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaim\n"
+	    "metadata: {name: eight, namespace: ns}\n"
+	    "spec:\n"
+	    "  devices:\n"
+	    "    requests:\n");
+	for (i = 0; i < 7; i++)
+		n += (size_t)snprintf(buf + n, 65536 - n,
+		    "    - {name: r%d, exactly: {deviceClassName: any}}\n", i);
+	n += (size_t)snprintf(buf + n, 65536 - n,
+	    "    - {name: r7, exactly: {deviceClassName: any, "
+	    "capacity: {requests: {mem: 1Gi}}}}\n"
+	    "    constraints:\n"
+	    "    - {matchAttribute: dev.example.com/g}\n");
+	return buf;
+}
+
+static void
+test_blowup_bound(void **state)
+{
+	struct kube_snapshot	*s;
+	struct dra_allocator	*a;
+	struct dra_alloc_result	 res;
+	struct dra_alloc_opts	 o = { DRA_FEATURES_1_37, 200000, 1 };
+	char			*yaml = blowup_yaml();
+
+	(void)state;
+	s = load(yaml);
+	free(yaml);
+	/* Searching: the bound stops it. */
+	a = new_alloc(s, &o);
+	alloc_claim(a, s, "ns", "eight", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_UNKNOWN);
+	assert_string_equal(res.message,
+	    "search stopped after 200000 devices tried (max_steps)");
+	assert_int_equal(res.steps, 200001);
+	dra_alloc_result_free(&res);
+	dra_allocator_free(a);
+	/* Counting: no value of g gives eight requests a device each. */
+	a = new_alloc(s, NULL);
+	alloc_claim(a, s, "ns", "eight", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_NO_FIT);
+	assert_int_equal(res.steps, 0);
+	dra_alloc_result_free(&res);
+	dra_allocator_free(a);
+	kube_snapshot_free(s);
+}
+
+static void
+test_node_selector_match(void **state)
+{
+	struct kube_snapshot	*s;
+	struct kube_node	*n1, *n2;
+	struct kube_slice	*sl;
+
+	(void)state;
+	s = load("apiVersion: v1\nkind: Node\n"
+	    "metadata: {name: n1, labels: {zone: a, gen: '5'}}\n---\n"
+	    "apiVersion: v1\nkind: Node\n"
+	    "metadata: {name: n2, labels: {zone: b}}\n---\n"
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceSlice\n"
+	    "metadata: {name: s}\n"
+	    "spec:\n"
+	    "  driver: d\n"
+	    "  nodeSelector:\n"
+	    "    nodeSelectorTerms:\n"
+	    "    - matchExpressions:\n"
+	    "      - {key: gen, operator: Lt, values: ['5']}\n"
+	    "    - matchExpressions:\n"
+	    "      - {key: gen, operator: DoesNotExist}\n"
+	    "      matchFields:\n"
+	    "      - {key: metadata.name, operator: NotIn, values: [n3]}\n"
+	    "  pool: {name: p, generation: 1, resourceSliceCount: 1}\n");
+	n1 = kube_snapshot_node(s, "n1");
+	n2 = kube_snapshot_node(s, "n2");
+	sl = s->slices.v[0];
+	assert_int_equal(sl->node_selector->nterms, 2);
+	assert_int_equal(sl->node_selector->terms[1].nexprs, 1);
+	assert_int_equal(sl->node_selector->terms[1].nfields, 1);
+	assert_string_equal(sl->node_selector->terms[1].fields[0].values[0],
+	    "n3");
+	assert_false(kube_node_selector_match(sl->node_selector, "n1", n1));
+	assert_true(kube_node_selector_match(sl->node_selector, "n2", n2));
+	/* Without a Node object labels are unknown. */
+	assert_false(kube_node_selector_match(sl->node_selector, "n2",
+	    NULL));
+	kube_snapshot_free(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_node_selector_match),
+		cmocka_unit_test(test_backtracking),
+		cmocka_unit_test(test_backtracking_constraint),
+		cmocka_unit_test(test_counters_across_nodes),
+		cmocka_unit_test(test_capacity_rounding),
+		cmocka_unit_test(test_taints),
+		cmocka_unit_test(test_first_available_and_limit),
+		cmocka_unit_test(test_all_and_admin),
+		cmocka_unit_test(test_invalid_pool_and_selectors),
+		cmocka_unit_test(test_blowup_bound),
+		cmocka_unit_test(test_cases_match_records),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
