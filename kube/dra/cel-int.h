@@ -1,0 +1,229 @@
+/*
+ * cel-int.h: internals shared by the files of the selector CEL.
+ *
+ * The evaluator is split by concern, like curl's lib/ files that share
+ * an *-int.h header:
+ *
+ *	cel-parse.c	lexer, recursive-descent parser and the static type
+ *			check that the API server's compiler would apply
+ *	cel-eval.c	tree-walking evaluation with cel-go's error rules
+ *	cel-lib.c	strings ext, regex (RE2 subset on PCRE2), quantity,
+ *			semver, conversions
+ *	cel.c		the public API of cel.h
+ *
+ * A program is an array of nodes; children are indices.  Values are
+ * small structs passed by value; everything an evaluation creates
+ * (strings, lists, boxed optionals) comes from a per-evaluation bump
+ * arena that starts on the C stack, so a typical selector evaluates
+ * without calling malloc.
+ */
+#ifndef DRA_CEL_INT_H
+#define DRA_CEL_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "cel.h"
+
+/* Limits.  DRA: CELSelectorExpressionMaxLength is 10 Ki. */
+#define CEL_MAX_LEN		10240
+#define CEL_MAX_DEPTH		250	/* cel-go parser recursion limit */
+#define CEL_MAX_SLOTS		32	/* comprehension and bind variables */
+#define CEL_INCLUDES_MAX	48	/* ResourceSliceMaxAttributeValuesPerDevice */
+
+/* Static types (the checker's view); CT_DYN matches anything. */
+enum cel_tkind {
+	CT_DYN,
+	CT_BOOL,
+	CT_INT,
+	CT_UINT,
+	CT_DOUBLE,
+	CT_STRING,
+	CT_BYTES,
+	CT_NULL,
+	CT_LIST,
+	CT_MAP,
+	CT_QUANTITY,
+	CT_SEMVER,
+	CT_OPTIONAL,
+	CT_DEVICE,
+	CT_TYPE,
+};
+
+/* A static type: kind plus the kinds of its parameters (one level). */
+struct cel_type {
+	uint8_t	k;	/* enum cel_tkind */
+	uint8_t	p1;	/* list element, map key, optional value */
+	uint8_t	p2;	/* map value */
+	uint8_t	p3;	/* value of a map value that is a map (device maps) */
+};
+
+/* Runtime value kinds. */
+enum cel_vkind {
+	CV_ERR,		/* CEL error value: msg */
+	CV_UNSUP,	/* a construct we cannot evaluate: msg */
+	CV_NULL,
+	CV_BOOL,
+	CV_INT,
+	CV_UINT,
+	CV_DOUBLE,
+	CV_STRING,	/* s, n bytes (not NUL-terminated) */
+	CV_BYTES,
+	CV_LIST,
+	CV_MAP,
+	CV_QUANTITY,	/* q: nano units */
+	CV_SEMVER,	/* sv */
+	CV_OPTIONAL,	/* opt: NULL for optional.none() */
+	CV_DEVICE,	/* the device variable */
+};
+
+/* How a list or map value is stored (cel_val.rep). */
+enum cel_rep {
+	CR_VALS,	/* list: items[n]; map: items[2n] key, value */
+	CR_ATTR,	/* list attribute: attr (DRAListTypeAttributes) */
+	CR_ATTRS,	/* map: device.attributes */
+	CR_CAPS,	/* map: device.capacity */
+	CR_ATTR_DOMAIN,	/* map: device.attributes[s] */
+	CR_CAP_DOMAIN,	/* map: device.capacity[s] */
+};
+
+struct cel_semver {
+	uint64_t	 major, minor, patch;
+	const char	*pre;		/* prerelease, without '-' */
+	size_t		 npre;		/* 0: none */
+};
+
+struct cel_val {
+	uint8_t		 k;	/* enum cel_vkind */
+	uint8_t		 rep;	/* enum cel_rep for lists and maps */
+	uint32_t	 n;	/* bytes of s, items of a CR_VALS list/map */
+	union {
+		int		 b;
+		int64_t		 i;
+		uint64_t	 u;
+		double		 d;
+		const char	*s;	/* string, bytes, domain, message */
+		const struct cel_val	*items;
+		const struct kube_attr	*attr;
+		const struct cel_semver	*sv;
+		const struct cel_val	*opt;
+		__int128	 q;
+	};
+};
+
+/* Node operations. */
+enum cel_op {
+	N_LIT,		/* lit */
+	N_DEVICE,	/* the `device` variable */
+	N_VAR,		/* slot */
+	N_SELECT,	/* a.name; flags CEL_F_OPTIONAL for a.?name */
+	N_HAS,		/* has(a.name) */
+	N_INDEX,	/* a[b]; CEL_F_OPTIONAL for a[?b] */
+	N_AND,		/* args: n-ary && */
+	N_OR,		/* args: n-ary || */
+	N_NOT,
+	N_NEG,
+	N_COND,		/* a ? b : c */
+	N_BINARY,	/* a <binop> b */
+	N_IN,		/* a in b */
+	N_CALL,		/* fn; receiver a (or -1); args */
+	N_LIST,		/* args */
+	N_MAP,		/* args: key, value, key, value ... */
+	N_COMP,		/* macro fn over a; slot; b predicate/transform, c filter */
+	N_BIND,		/* cel.bind: slot = a; result b */
+};
+
+#define CEL_F_OPTIONAL	0x01
+
+/* Binary operators of N_BINARY. */
+enum cel_binop {
+	B_EQ, B_NE, B_LT, B_LE, B_GT, B_GE, B_ADD, B_SUB, B_MUL, B_DIV, B_MOD,
+};
+
+/* Built-in functions and macros. */
+enum cel_fn {
+	F_SIZE, F_STARTS_WITH, F_ENDS_WITH, F_CONTAINS, F_MATCHES,
+	F_LOWER_ASCII, F_UPPER_ASCII, F_TRIM, F_REPLACE, F_SPLIT, F_INDEX_OF,
+	F_LAST_INDEX_OF, F_SUBSTRING, F_CHAR_AT, F_JOIN,
+	F_QUANTITY, F_IS_QUANTITY, F_SEMVER, F_IS_SEMVER,
+	F_COMPARE_TO, F_IS_LESS_THAN, F_IS_GREATER_THAN, F_ADD, F_SUB,
+	F_SIGN, F_IS_INTEGER, F_AS_INTEGER, F_AS_APPROXIMATE_FLOAT,
+	F_MAJOR, F_MINOR, F_PATCH,
+	F_INCLUDES,
+	F_INT, F_UINT, F_DOUBLE, F_STRING, F_BOOL, F_BYTES, F_DYN,
+	F_OPT_OF, F_OPT_NONE, F_OPT_OF_NON_ZERO, F_OR_VALUE, F_HAS_VALUE,
+	F_VALUE, F_OR,
+	/* macros (N_COMP) */
+	F_ALL, F_EXISTS, F_EXISTS_ONE, F_MAP, F_FILTER,
+};
+
+struct cel_node {
+	uint8_t		 op;	/* enum cel_op */
+	uint8_t		 sub;	/* binop, fn */
+	uint8_t		 flags;
+	uint8_t		 slot;
+	uint32_t	 col;	/* 1-based byte column */
+	int32_t		 a, b, c;
+	uint32_t	 args;	/* first index into dra_cel.args */
+	uint32_t	 nargs;
+	struct cel_type	 ty;
+	struct cel_val	 lit;	/* N_LIT; N_SELECT/N_HAS: the field name */
+	void		*re;	/* F_MATCHES with a literal pattern */
+};
+
+struct dra_cel {
+	char		*text;
+	struct cel_node	*nodes;
+	size_t		 nnodes, anodes;
+	int32_t		*args;
+	size_t		 nargs, aargs;
+	int32_t		 root;
+	int		 nslots;
+	char		*unsupported;	/* first unsupported construct */
+	void		*mctx;		/* pcre2_match_context */
+	struct dra_arena arena;		/* literal strings, messages */
+};
+
+/* The per-evaluation state. */
+struct cel_ctx {
+	const struct dra_cel	*p;
+	const struct kube_device *d;
+	struct cel_val		 vars[CEL_MAX_SLOTS];
+	char			*buf;		/* bump area (starts on stack) */
+	size_t			 used, size;
+	void			*chunks;	/* malloc'd overflow blocks */
+};
+
+/* cel-parse.c */
+int	cel_parse(struct dra_cel *p, struct dra_err *err);
+const char *cel_type_name(struct cel_type t, char *buf, size_t len);
+
+/* cel-eval.c */
+struct cel_val cel_eval(struct cel_ctx *c, int32_t n);
+void	*cel_alloc(struct cel_ctx *c, size_t size);
+struct cel_val cel_error(struct cel_ctx *c, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+struct cel_val cel_unsup(struct cel_ctx *c, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+int	cel_equal(struct cel_ctx *c, struct cel_val a, struct cel_val b,
+	    struct cel_val *err);
+size_t	cel_map_size(struct cel_ctx *c, struct cel_val m);
+struct cel_val cel_list_get(struct cel_ctx *c, struct cel_val l, size_t i);
+const char *cel_value_type_name(struct cel_val v);
+
+/* cel-lib.c */
+struct cel_val cel_call(struct cel_ctx *c, const struct cel_node *n,
+	    struct cel_val recv, const struct cel_val *args);
+int	cel_quantity_parse(const char *s, size_t n, __int128 *nano,
+	    const char **why);
+int	cel_semver_parse(const char *s, size_t n, int normalize,
+	    struct cel_semver *v, const char **why);
+int	cel_semver_cmp(const struct cel_semver *a, const struct cel_semver *b);
+void	*cel_regex_compile(struct dra_cel *p, const char *pat, size_t n,
+	    const char **why);
+void	cel_regex_free(void *re);
+void	cel_regex_free_context(void *mctx);
+size_t	cel_utf8_len(const char *s, size_t n);
+
+#endif

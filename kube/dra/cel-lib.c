@@ -1,0 +1,1653 @@
+/*
+ * cel-lib.c: the functions of the Kubernetes 1.37 base CEL environment
+ * that selectors use.
+ *
+ *  - strings: size, startsWith, endsWith, contains, matches, and the
+ *    cel-go strings extension (ext.Strings version 2: charAt, indexOf,
+ *    lastIndexOf, lowerAscii, upperAscii, replace, split, substring,
+ *    trim, join); indices count code points as cel-go does.
+ *  - matches: Go regexp (RE2) syntax.  Patterns are checked against
+ *    the RE2 subset and rewritten where PCRE2 means something else
+ *    (\s, \v, $, literal '{'); anything RE2 rejects or PCRE2 would
+ *    read differently (backreferences, lookaround, possessive and
+ *    atomic groups, \Z, \h, ...) is reported unsupported, never run.
+ *  - quantity(): k8s.io/apimachinery resource.ParseQuantity, values
+ *    kept exactly in nano units (128-bit), rounded up as ParseQuantity
+ *    rounds; apiserver pkg/cel/library/quantity.go methods.
+ *  - semver(): github.com/blang/semver/v4 Parse, with the apiserver
+ *    library's normalize flag (pkg/cel/library/semverlib.go).
+ *  - conversions int(), uint(), double(), string(), bool(), bytes(),
+ *    dyn(); optional.of/none/ofNonZeroValue, hasValue, value.
+ *  - includes(): DRA's (dynamic-resource-allocation cel/compile.go
+ *    includesFunc): on a list, only the first 48 items are examined.
+ */
+#include "cel-int.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pcre2.h>
+
+#include "xmalloc.h"
+
+#define NANO	((__int128)1000000000)
+
+static struct cel_val
+vbool(int b)
+{
+	struct cel_val v;
+
+	memset(&v, 0, sizeof v);
+	v.k = CV_BOOL;
+	v.b = b != 0;
+	return v;
+}
+
+static struct cel_val
+vint(int64_t i)
+{
+	struct cel_val v;
+
+	memset(&v, 0, sizeof v);
+	v.k = CV_INT;
+	v.i = i;
+	return v;
+}
+
+static struct cel_val
+vstr(const char *s, size_t n)
+{
+	struct cel_val v;
+
+	memset(&v, 0, sizeof v);
+	v.k = CV_STRING;
+	v.s = s;
+	v.n = (uint32_t)n;
+	return v;
+}
+
+static struct cel_val
+vquantity(__int128 q)
+{
+	struct cel_val v;
+
+	memset(&v, 0, sizeof v);
+	v.k = CV_QUANTITY;
+	v.q = q;
+	return v;
+}
+
+static struct cel_val
+no_overload(struct cel_ctx *c)
+{
+	return cel_error(c, "no such overload");
+}
+
+/* UTF-8 helpers. */
+
+size_t
+cel_utf8_len(const char *s, size_t n)
+{
+	size_t i, cps = 0;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			cps++;
+	return cps;
+}
+
+/* Byte offset of code point index cp in (s, n); n if cp is the end. */
+static size_t
+cp_offset(const char *s, size_t n, size_t cp)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (((unsigned char)s[i] & 0xc0) == 0x80)
+			continue;
+		if (cp-- == 0)
+			return i;
+	}
+	return n;
+}
+
+/* Length of the UTF-8 sequence starting at s[0] (at least 1). */
+static size_t
+seq_len(const char *s, size_t n)
+{
+	size_t i = 1;
+
+	while (i < n && ((unsigned char)s[i] & 0xc0) == 0x80)
+		i++;
+	return i;
+}
+
+static int
+valid_utf8(const char *s, size_t n)
+{
+	size_t	 i = 0, k, len;
+	uint32_t cp;
+
+	while (i < n) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch < 0x80) {
+			i++;
+			continue;
+		}
+		if ((ch & 0xe0) == 0xc0) {
+			len = 2;
+			cp = ch & 0x1f;
+		} else if ((ch & 0xf0) == 0xe0) {
+			len = 3;
+			cp = ch & 0x0f;
+		} else if ((ch & 0xf8) == 0xf0) {
+			len = 4;
+			cp = ch & 0x07;
+		} else
+			return 0;
+		if (i + len > n)
+			return 0;
+		for (k = 1; k < len; k++) {
+			if (((unsigned char)s[i + k] & 0xc0) != 0x80)
+				return 0;
+			cp = (cp << 6) | ((unsigned char)s[i + k] & 0x3f);
+		}
+		if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
+		    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;
+		i += len;
+	}
+	return 1;
+}
+
+/* memmem over (h, hn) for (nd, nn) from byte from; -1 if absent. */
+static long
+find(const char *h, size_t hn, const char *nd, size_t nn, size_t from)
+{
+	size_t i;
+
+	if (nn == 0)
+		return (long)from;
+	for (i = from; i + nn <= hn; i++)
+		if (memcmp(h + i, nd, nn) == 0)
+			return (long)i;
+	return -1;
+}
+
+static char *
+dup_bytes(struct cel_ctx *c, const char *s, size_t n)
+{
+	char *r = cel_alloc(c, n + 1);
+
+	if (n)
+		memcpy(r, s, n);
+	r[n] = '\0';
+	return r;
+}
+
+/* Regular expressions. */
+
+/* Append to a growing pattern buffer. */
+struct rebuf {
+	char	*s;
+	size_t	 n, a;
+};
+
+static void
+re_put(struct rebuf *b, const char *s, size_t n)
+{
+	if (b->n + n + 1 > b->a) {
+		b->a = (b->n + n + 1) * 2;
+		b->s = xreallocarray(b->s, b->a, 1);
+	}
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = '\0';
+}
+
+/* Parse {n}, {n,} or {n,m} at p[i]; returns its length or 0. */
+static size_t
+re_repeat(const char *p, size_t n, size_t i, long *lo, long *hi)
+{
+	size_t	j = i + 1;
+	long	v;
+
+	if (j >= n || p[j] < '0' || p[j] > '9')
+		return 0;
+	for (v = 0; j < n && p[j] >= '0' && p[j] <= '9'; j++)
+		v = v > 100000 ? v : v * 10 + (p[j] - '0');
+	*lo = *hi = v;
+	if (j < n && p[j] == ',') {
+		j++;
+		*hi = -1;
+		if (j < n && p[j] >= '0' && p[j] <= '9') {
+			for (v = 0; j < n && p[j] >= '0' && p[j] <= '9'; j++)
+				v = v > 100000 ? v : v * 10 + (p[j] - '0');
+			*hi = v;
+		}
+	}
+	if (j >= n || p[j] != '}')
+		return 0;
+	return j + 1 - i;
+}
+
+/*
+ * Rewrite Go regexp syntax (pat, n) into PCRE2 syntax in b.  Returns
+ * NULL, or what is not supported.
+ */
+static const char *
+re_translate(const char *p, size_t n, struct rebuf *b)
+{
+	size_t	i = 0, k;
+	int	quant_ok = 0;	/* a quantifier may follow */
+	long	lo, hi;
+
+	while (i < n) {
+		char ch = p[i];
+
+		if (ch == '\\') {
+			if (i + 1 >= n)
+				return "trailing backslash";
+			ch = p[i + 1];
+			if (ch == 'Q') {
+				const char *e = NULL;
+
+				for (k = i + 2; k + 1 < n; k++)
+					if (p[k] == '\\' && p[k + 1] == 'E') {
+						e = p + k;
+						break;
+					}
+				k = e ? (size_t)(e - p) + 2 : n;
+				re_put(b, p + i, k - i);
+				if (e == NULL)
+					re_put(b, "\\E", 2);
+				i = k;
+				quant_ok = 1;
+				continue;
+			}
+			if (ch == 's')
+				re_put(b, "[\\t\\n\\f\\r ]", 11);
+			else if (ch == 'S')
+				re_put(b, "[^\\t\\n\\f\\r ]", 12);
+			else if (ch == 'v')
+				re_put(b, "\\x0B", 4);
+			else if (strchr("afnrtdDwWbBAzpPx", ch) != NULL)
+				re_put(b, p + i, 2);
+			else if ((ch >= '0' && ch <= '9') ||
+			    (ch >= 'a' && ch <= 'z') || (ch >= 'A' &&
+			    ch <= 'Z') || (unsigned char)ch >= 0x80)
+				return "escape sequence";
+			else
+				re_put(b, p + i, 2);
+			quant_ok = strchr("bBAz", ch) == NULL;
+			i += 2;
+			continue;
+		}
+		if (ch == '[') {
+			size_t	j = i + 1;
+
+			re_put(b, "[", 1);
+			if (j < n && p[j] == '^')
+				re_put(b, p + j++, 1);
+			if (j < n && p[j] == ']')
+				re_put(b, "\\]", 2), j++;
+			for (; j < n && p[j] != ']'; j++) {
+				if (p[j] == '[' && j + 1 < n && p[j + 1] == ':') {
+					const char *e = memchr(p + j, ']',
+					    n - j);
+
+					if (e == NULL || e[-1] != ':')
+						return "character class";
+					re_put(b, p + j, (size_t)(e - p) + 1 - j);
+					j = (size_t)(e - p);
+					continue;
+				}
+				if (p[j] == '[') {
+					re_put(b, "\\[", 2);
+					continue;
+				}
+				if (p[j] != '\\') {
+					re_put(b, p + j, 1);
+					continue;
+				}
+				if (++j >= n)
+					return "trailing backslash";
+				ch = p[j];
+				if (ch == 's')
+					re_put(b, "\\t\\n\\f\\r ", 9);
+				else if (ch == 'v')
+					re_put(b, "\\x0B", 4);
+				else if (strchr("afnrtdDwWpPx", ch) != NULL) {
+					re_put(b, "\\", 1);
+					re_put(b, p + j, 1);
+				} else if ((ch >= '0' && ch <= '9') ||
+				    (ch >= 'a' && ch <= 'z') ||
+				    (ch >= 'A' && ch <= 'Z') ||
+				    (unsigned char)ch >= 0x80)
+					return "escape sequence in a class";
+				else {
+					re_put(b, "\\", 1);
+					re_put(b, p + j, 1);
+				}
+			}
+			if (j >= n)
+				return "unterminated character class";
+			re_put(b, "]", 1);
+			i = j + 1;
+			quant_ok = 1;
+			continue;
+		}
+		if (ch == '(') {
+			if (i + 1 < n && p[i + 1] == '*')
+				return "PCRE verb";
+			if (i + 1 < n && p[i + 1] == '?') {
+				size_t j = i + 2;
+
+				if (j < n && (p[j] == ':' ||
+				    (p[j] == 'P' && j + 1 < n && p[j + 1] == '<') ||
+				    (p[j] == '<' && j + 1 < n && p[j + 1] != '=' &&
+				    p[j + 1] != '!'))) {
+					re_put(b, p + i, 2);
+					i += 2;
+					quant_ok = 0;
+					continue;
+				}
+				/* Flags: (?i) (?-s) (?im:...) */
+				for (; j < n && strchr("imsU-", p[j]) != NULL; j++)
+					;
+				if (j == i + 2 || j >= n ||
+				    (p[j] != ')' && p[j] != ':'))
+					return "group syntax";
+				re_put(b, p + i, j + 1 - i);
+				i = j + 1;
+				quant_ok = 0;
+				continue;
+			}
+			re_put(b, "(", 1);
+			i++;
+			quant_ok = 0;
+			continue;
+		}
+		if (ch == '*' || ch == '+' || ch == '?' ||
+		    (ch == '{' && re_repeat(p, n, i, &lo, &hi) > 0)) {
+			size_t len = 1;
+
+			if (!quant_ok)
+				return "repetition operator";
+			if (ch == '{') {
+				len = re_repeat(p, n, i, &lo, &hi);
+				if (lo > 1000 || hi > 1000 ||
+				    (hi >= 0 && hi < lo))
+					return "repeat count";
+			}
+			re_put(b, p + i, len);
+			i += len;
+			if (i < n && p[i] == '?') {
+				re_put(b, "?", 1);
+				i++;
+			}
+			if (i < n && (p[i] == '+' || p[i] == '*' ||
+			    p[i] == '?' || (p[i] == '{' &&
+			    re_repeat(p, n, i, &lo, &hi) > 0)))
+				return "nested repetition operator";
+			quant_ok = 0;
+			continue;
+		}
+		if (ch == '{' || ch == '}') {
+			re_put(b, ch == '{' ? "\\{" : "\\}", 2);
+			i++;
+			quant_ok = 1;
+			continue;
+		}
+		if (ch == '#' || ch == ' ') {
+			/* Literal in Go; escape against extended mode. */
+			re_put(b, "\\", 1);
+			re_put(b, p + i, 1);
+			i++;
+			quant_ok = 1;
+			continue;
+		}
+		re_put(b, p + i, 1);
+		quant_ok = ch != '|' && ch != '^' && ch != '$' && ch != ')' ?
+		    1 : ch == ')';
+		i++;
+	}
+	return NULL;
+}
+
+void *
+cel_regex_compile(struct dra_cel *p, const char *pat, size_t n,
+    const char **why)
+{
+	struct rebuf		 b = { NULL, 0, 0 };
+	pcre2_compile_context	*cc;
+	pcre2_code		*re;
+	PCRE2_SIZE		 eoff;
+	int			 rc;
+
+	re_put(&b, "", 0);
+	if (!valid_utf8(pat, n)) {
+		*why = "invalid UTF-8";
+		free(b.s);
+		return NULL;
+	}
+	if ((*why = re_translate(pat, n, &b)) != NULL) {
+		free(b.s);
+		return NULL;
+	}
+	cc = pcre2_compile_context_create(NULL);
+	pcre2_set_newline(cc, PCRE2_NEWLINE_LF);
+	pcre2_set_bsr(cc, PCRE2_BSR_ANYCRLF);
+	re = pcre2_compile((PCRE2_SPTR)b.s, b.n, PCRE2_UTF |
+	    PCRE2_MATCH_INVALID_UTF | PCRE2_DOLLAR_ENDONLY |
+	    PCRE2_NEVER_BACKSLASH_C, &rc, &eoff, cc);
+	pcre2_compile_context_free(cc);
+	free(b.s);
+	if (re == NULL) {
+		*why = "pattern PCRE2 does not accept";
+		return NULL;
+	}
+	(void)pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+	if (p != NULL && p->mctx == NULL) {
+		p->mctx = pcre2_match_context_create(NULL);
+		pcre2_set_match_limit(p->mctx, 1000000);
+		pcre2_set_depth_limit(p->mctx, 10000);
+	}
+	return re;
+}
+
+void
+cel_regex_free(void *re)
+{
+	pcre2_code_free(re);
+}
+
+void
+cel_regex_free_context(void *mctx)
+{
+	pcre2_match_context_free(mctx);
+}
+
+/*
+ * Match data is per thread (a program is shared between threads);
+ * one is kept per thread so that evaluations do not allocate.
+ */
+static _Thread_local pcre2_match_data *tl_md;
+
+static struct cel_val
+regex_match(struct cel_ctx *c, const struct cel_node *n, struct cel_val s,
+    struct cel_val pat)
+{
+	pcre2_code	*re = n->re;
+	const char	*why = NULL;
+	int		 rc;
+
+	if (re == NULL) {
+		re = cel_regex_compile(NULL, pat.s, pat.n, &why);
+		if (re == NULL)
+			return cel_unsup(c, "unsupported CEL construct regular "
+			    "expression: %s at column %u", why,
+			    (unsigned)n->col);
+	}
+	if (tl_md == NULL)
+		tl_md = pcre2_match_data_create(1, NULL);
+	rc = pcre2_match(re, (PCRE2_SPTR)s.s, s.n, 0, 0, tl_md,
+	    c->p->mctx);
+	if (re != n->re)
+		pcre2_code_free(re);
+	if (rc >= 0)
+		return vbool(1);
+	if (rc == PCRE2_ERROR_NOMATCH)
+		return vbool(0);
+	return cel_unsup(c, "unsupported CEL construct regular expression "
+	    "too costly for a backtracking matcher at column %u",
+	    (unsigned)n->col);
+}
+
+/* Quantities. */
+
+/*
+ * Parse s as resource.ParseQuantity does into nano units.  Returns 0,
+ * -1 with *why (the apimachinery error text), or 1 when the value is
+ * outside what 128 bits of nano units hold.
+ */
+int
+cel_quantity_parse(const char *s, size_t n, __int128 *nano, const char **why)
+{
+	static const char fmt_wrong[] = "quantities must match the regular "
+	    "expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+	static const struct {
+		const char	*s;
+		int		 exp10, exp2;
+	} sfx[] = {
+		{ "", 0, 0 }, { "n", -9, 0 }, { "u", -6, 0 }, { "m", -3, 0 },
+		{ "k", 3, 0 }, { "M", 6, 0 }, { "G", 9, 0 }, { "T", 12, 0 },
+		{ "P", 15, 0 }, { "E", 18, 0 }, { "Ki", 0, 10 },
+		{ "Mi", 0, 20 }, { "Gi", 0, 30 }, { "Ti", 0, 40 },
+		{ "Pi", 0, 50 }, { "Ei", 0, 60 },
+	};
+	size_t		 i = 0, num, nnum, den = 0, nden = 0, sf, k;
+	int		 neg = 0, exp10 = 0, exp2 = 0, found = 0, scale;
+	__int128	 m = 0, lim = ((__int128)1) << 120;
+
+	if (n == 0) {
+		*why = fmt_wrong;
+		return -1;
+	}
+	if (s[0] == '-' || s[0] == '+')
+		neg = s[i++] == '-';
+	while (i < n && s[i] == '0')
+		i++;
+	num = i;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	nnum = i - num;
+	if (i < n && s[i] == '.') {
+		den = ++i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		nden = i - den;
+	}
+	if (i == (size_t)(s[0] == '-' || s[0] == '+')) {
+		*why = fmt_wrong;
+		return -1;
+	}
+	sf = i;
+	while (i < n && strchr("eEinumkKMGTP", s[i]) != NULL)
+		i++;
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		i++;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i < n) {
+		*why = fmt_wrong;
+		return -1;
+	}
+	for (k = 0; k < sizeof sfx / sizeof sfx[0]; k++) {
+		if (strlen(sfx[k].s) == n - sf &&
+		    memcmp(sfx[k].s, s + sf, n - sf) == 0) {
+			exp10 = sfx[k].exp10;
+			exp2 = sfx[k].exp2;
+			found = 1;
+		}
+	}
+	if (!found && n - sf > 1 && (s[sf] == 'e' || s[sf] == 'E')) {
+		long	e = 0;
+		size_t	j = sf + 1;
+		int	eneg = 0;
+
+		if (s[j] == '-' || s[j] == '+')
+			eneg = s[j++] == '-';
+		if (j < n) {
+			found = 1;
+			for (; j < n; j++) {
+				if (s[j] < '0' || s[j] > '9') {
+					found = 0;
+					break;
+				}
+				e = e > 100000 ? e : e * 10 + (s[j] - '0');
+			}
+			exp10 = (int)(eneg ? -e : e);
+		}
+	}
+	if (!found) {
+		*why = "unable to parse quantity's suffix";
+		return -1;
+	}
+	/* m = all digits; value = m * 10^(exp10 - nden) * 2^exp2. */
+	for (k = 0; k < nnum + nden; k++) {
+		char d = k < nnum ? s[num + k] : s[den + k - nnum];
+
+		if (m > lim)
+			return 1;
+		m = m * 10 + (d - '0');
+	}
+	for (k = 0; k < (size_t)exp2; k++) {
+		if (m > lim)
+			return 1;
+		m *= 2;
+	}
+	scale = exp10 - (int)nden + 9;
+	if (scale > 40)
+		return m == 0 ? (*nano = 0, 0) : 1;
+	for (; scale > 0; scale--) {
+		if (m > lim)
+			return 1;
+		m *= 10;
+	}
+	if (scale < 0) {
+		int	 inexact = 0;
+
+		for (; scale < 0 && m != 0; scale++) {
+			inexact |= (m % 10) != 0;
+			m /= 10;
+		}
+		/* ParseQuantity rounds up (away from zero) to nano. */
+		if (inexact)
+			m += 1;
+	}
+	*nano = neg ? -m : m;
+	return 0;
+}
+
+/* Semantic versions. */
+
+static int
+all_digits(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return n > 0;
+}
+
+static int
+ident_chars(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' &&
+		    s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		    s[i] == '-'))
+			return 0;
+	return 1;
+}
+
+/* A version number part: digits without leading zeros, into *v. */
+static int
+semver_num(const char *s, size_t n, uint64_t *v, const char **why,
+    const char *what)
+{
+	size_t i;
+
+	if (!all_digits(s, n)) {
+		*why = what;
+		return -1;
+	}
+	if (n > 1 && s[0] == '0') {
+		*why = "version number must not contain leading zeroes";
+		return -1;
+	}
+	for (*v = 0, i = 0; i < n; i++) {
+		if (*v > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10) {
+			*why = "version number out of range";
+			return -1;
+		}
+		*v = *v * 10 + (uint64_t)(s[i] - '0');
+	}
+	return 0;
+}
+
+/* Parse "x.y.z[-pre][+build]" strictly (blang/semver Parse). */
+static int
+semver_strict(const char *s, size_t n, struct cel_semver *v,
+    const char **why)
+{
+	const char	*d1, *d2, *end = s + n, *pre = NULL, *build = NULL;
+	const char	*q, *e;
+
+	memset(v, 0, sizeof *v);
+	d1 = memchr(s, '.', n);
+	d2 = d1 ? memchr(d1 + 1, '.', (size_t)(end - d1 - 1)) : NULL;
+	if (d1 == NULL || d2 == NULL) {
+		*why = "No Major.Minor.Patch elements found";
+		return -1;
+	}
+	if (semver_num(s, (size_t)(d1 - s), &v->major, why,
+	    "Invalid character(s) found in major number") != 0 ||
+	    semver_num(d1 + 1, (size_t)(d2 - d1 - 1), &v->minor, why,
+	    "Invalid character(s) found in minor number") != 0)
+		return -1;
+	for (q = d2 + 1; q < end && *q != '-' && *q != '+'; q++)
+		;
+	if (semver_num(d2 + 1, (size_t)(q - d2 - 1), &v->patch, why,
+	    "Invalid character(s) found in patch number") != 0)
+		return -1;
+	if (q < end && *q == '-') {
+		pre = q + 1;
+		for (q = pre; q < end && *q != '+'; q++)
+			;
+		v->pre = pre;
+		v->npre = (size_t)(q - pre);
+		/* Each identifier: non-empty; numeric without zeros. */
+		for (e = pre; ; ) {
+			const char *dot = memchr(e, '.', (size_t)(q - e));
+			size_t	    len = (size_t)((dot ? dot : q) - e);
+
+			if (len == 0) {
+				*why = "Prerelease is empty";
+				return -1;
+			}
+			if (all_digits(e, len) && len > 1 && e[0] == '0') {
+				*why = "Numeric PreRelease version must not "
+				    "contain leading zeroes";
+				return -1;
+			}
+			if (!ident_chars(e, len)) {
+				*why = "Invalid character(s) found in "
+				    "prerelease";
+				return -1;
+			}
+			if (dot == NULL)
+				break;
+			e = dot + 1;
+		}
+	}
+	if (q < end && *q == '+') {
+		build = q + 1;
+		for (e = build; ; ) {
+			const char *dot = memchr(e, '.', (size_t)(end - e));
+			size_t	    len = (size_t)((dot ? dot : end) - e);
+
+			if (len == 0 || !ident_chars(e, len)) {
+				*why = "Invalid character(s) found in build "
+				    "meta data";
+				return -1;
+			}
+			if (dot == NULL)
+				break;
+			e = dot + 1;
+		}
+	}
+	return 0;
+}
+
+int
+cel_semver_parse(const char *s, size_t n, int normalize,
+    struct cel_semver *v, const char **why)
+{
+	const char	*extra, *p, *end;
+	uint64_t	 part[3] = { 0, 0, 0 };
+	int		 np = 0;
+
+	if (!normalize)
+		return semver_strict(s, n, v, why);
+	/*
+	 * semverlib.go normalizeAndParse: drop one leading 'v', allow
+	 * missing minor and patch and leading zeros in them.
+	 */
+	if (n > 0 && s[0] == 'v') {
+		s++;
+		n--;
+	}
+	end = s + n;
+	for (extra = s; extra < end && *extra != '-' && *extra != '+';
+	    extra++)
+		;
+	for (p = s; ; ) {
+		const char *dot = memchr(p, '.', (size_t)(extra - p));
+		size_t	    len = (size_t)((dot ? dot : extra) - p), i;
+
+		if (np == 3 || len == 0 || !all_digits(p, len)) {
+			*why = "invalid semantic version";
+			return -1;
+		}
+		while (len > 1 && *p == '0') {
+			p++;
+			len--;
+		}
+		for (i = 0; i < len; i++) {
+			if (part[np] > (UINT64_MAX - (uint64_t)(p[i] - '0')) /
+			    10) {
+				*why = "version number out of range";
+				return -1;
+			}
+			part[np] = part[np] * 10 + (uint64_t)(p[i] - '0');
+		}
+		np++;
+		if (dot == NULL)
+			break;
+		p = dot + 1;
+	}
+	{
+		/* Check the rest strictly on a canonical core. */
+		char	buf[128];
+		int	len;
+
+		len = snprintf(buf, sizeof buf, "%" PRIu64 ".%" PRIu64 ".%"
+		    PRIu64, part[0], part[1], part[2]);
+		if (semver_strict(buf, (size_t)len, v, why) != 0)
+			return -1;
+		if (extra < end) {
+			struct cel_semver tail;
+			char		 *t = xmalloc((size_t)len +
+			    (size_t)(end - extra) + 1);
+			int		  r;
+
+			memcpy(t, buf, (size_t)len);
+			memcpy(t + len, extra, (size_t)(end - extra));
+			r = semver_strict(t, (size_t)len +
+			    (size_t)(end - extra), &tail, why);
+			free(t);
+			if (r != 0)
+				return -1;
+			if (tail.npre > 0) {
+				v->pre = extra + 1;
+				v->npre = tail.npre;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Compare prerelease identifiers as semver 2.0.0 section 11 says. */
+static int
+pre_cmp(const char *a, size_t na, const char *b, size_t nb)
+{
+	const char *ea = a + na, *eb = b + nb;
+
+	if (na == 0 || nb == 0)
+		return na == nb ? 0 : na == 0 ? 1 : -1;
+	for (;;) {
+		const char *da = memchr(a, '.', (size_t)(ea - a));
+		const char *db = memchr(b, '.', (size_t)(eb - b));
+		size_t	    la = (size_t)((da ? da : ea) - a);
+		size_t	    lb = (size_t)((db ? db : eb) - b);
+		int	    an = all_digits(a, la), bn = all_digits(b, lb), r;
+
+		if (an && bn) {
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			r = memcmp(a, b, la);
+		} else if (an != bn)
+			return an ? -1 : 1;
+		else {
+			r = memcmp(a, b, la < lb ? la : lb);
+			if (r == 0 && la != lb)
+				r = la < lb ? -1 : 1;
+		}
+		if (r != 0)
+			return r < 0 ? -1 : 1;
+		if (da == NULL || db == NULL)
+			return da == db ? 0 : da == NULL ? -1 : 1;
+		a = da + 1;
+		b = db + 1;
+	}
+}
+
+int
+cel_semver_cmp(const struct cel_semver *a, const struct cel_semver *b)
+{
+	if (a->major != b->major)
+		return a->major < b->major ? -1 : 1;
+	if (a->minor != b->minor)
+		return a->minor < b->minor ? -1 : 1;
+	if (a->patch != b->patch)
+		return a->patch < b->patch ? -1 : 1;
+	return pre_cmp(a->pre, a->npre, b->pre, b->npre);
+}
+
+/* Conversions. */
+
+/*
+ * Go's fmt "%g" for a double, as cel-go's string(double) formats it:
+ * the shortest digits that read back the same; exponent form when the
+ * exponent is below -4 or at least 6 (strconv 'g' with precision -1).
+ */
+static struct cel_val
+double_string(struct cel_ctx *c, double d)
+{
+	char	 buf[64], out[64];
+	int	 prec, exp, nd, o = 0, i;
+	char	*e, digits[32];
+
+	if (isnan(d))
+		return vstr("NaN", 3);
+	if (isinf(d))
+		return d > 0 ? vstr("+Inf", 4) : vstr("-Inf", 4);
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*e", prec - 1, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	e = strchr(buf, 'e');
+	exp = atoi(e + 1);
+	for (nd = 0, i = buf[0] == '-'; buf + i < e; i++)
+		if (buf[i] != '.')
+			digits[nd++] = buf[i];
+	if (d < 0 || (d == 0 && signbit(d)))
+		out[o++] = '-';
+	if (exp < -4 || exp >= 6) {
+		out[o++] = digits[0];
+		if (nd > 1) {
+			out[o++] = '.';
+			memcpy(out + o, digits + 1, (size_t)nd - 1);
+			o += nd - 1;
+		}
+		o += snprintf(out + o, sizeof out - (size_t)o, "e%c%02d",
+		    exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+	} else if (exp < 0) {
+		out[o++] = '0';
+		out[o++] = '.';
+		for (i = 0; i < -exp - 1; i++)
+			out[o++] = '0';
+		memcpy(out + o, digits, (size_t)nd);
+		o += nd;
+	} else {
+		for (i = 0; i <= exp || i < nd; i++) {
+			if (i == exp + 1)
+				out[o++] = '.';
+			out[o++] = i < nd ? digits[i] : '0';
+		}
+	}
+	return vstr(dup_bytes(c, out, (size_t)o), (size_t)o);
+}
+
+/* strconv-style parse errors. */
+static struct cel_val
+parse_error(struct cel_ctx *c, const char *fn, struct cel_val s,
+    const char *what)
+{
+	return cel_error(c, "strconv.%s: parsing \"%.*s\": %s", fn,
+	    (int)(s.n > 200 ? 200 : s.n), s.s, what);
+}
+
+static struct cel_val
+to_int(struct cel_ctx *c, struct cel_val a)
+{
+	char	 buf[64], *end;
+	long long v;
+
+	switch (a.k) {
+	case CV_INT:
+		return a;
+	case CV_UINT:
+		if (a.u > INT64_MAX)
+			return cel_error(c, "integer overflow");
+		return vint((int64_t)a.u);
+	case CV_DOUBLE:
+		if (!(a.d > -9223372036854775809.0 &&
+		    a.d < 9223372036854775808.0))
+			return cel_error(c, "integer overflow");
+		return vint((int64_t)a.d);
+	case CV_STRING:
+		if (a.n == 0 || a.n >= sizeof buf)
+			return parse_error(c, "ParseInt", a, a.n ? "value out "
+			    "of range" : "invalid syntax");
+		memcpy(buf, a.s, a.n);
+		buf[a.n] = '\0';
+		if (!((buf[0] >= '0' && buf[0] <= '9') ||
+		    ((buf[0] == '-' || buf[0] == '+') && a.n > 1)))
+			return parse_error(c, "ParseInt", a, "invalid syntax");
+		errno = 0;
+		v = strtoll(buf, &end, 10);
+		if (*end != '\0')
+			return parse_error(c, "ParseInt", a, "invalid syntax");
+		if (errno == ERANGE)
+			return parse_error(c, "ParseInt", a, "value out of "
+			    "range");
+		return vint(v);
+	default:
+		return no_overload(c);
+	}
+}
+
+static struct cel_val
+to_uint(struct cel_ctx *c, struct cel_val a)
+{
+	struct cel_val		 v = a;
+	char			 buf[64], *end;
+	unsigned long long	 u;
+
+	v.k = CV_UINT;
+	switch (a.k) {
+	case CV_UINT:
+		return a;
+	case CV_INT:
+		if (a.i < 0)
+			return cel_error(c, "unsigned integer overflow");
+		v.u = (uint64_t)a.i;
+		return v;
+	case CV_DOUBLE:
+		if (!(a.d > -1.0 && a.d < 18446744073709551616.0))
+			return cel_error(c, "unsigned integer overflow");
+		v.u = (uint64_t)a.d;
+		return v;
+	case CV_STRING:
+		if (a.n == 0 || a.n >= sizeof buf || a.s[0] < '0' ||
+		    a.s[0] > '9')
+			return parse_error(c, "ParseUint", a, "invalid syntax");
+		memcpy(buf, a.s, a.n);
+		buf[a.n] = '\0';
+		errno = 0;
+		u = strtoull(buf, &end, 10);
+		if (*end != '\0')
+			return parse_error(c, "ParseUint", a, "invalid syntax");
+		if (errno == ERANGE)
+			return parse_error(c, "ParseUint", a, "value out of "
+			    "range");
+		v.u = u;
+		return v;
+	default:
+		return no_overload(c);
+	}
+}
+
+static struct cel_val
+to_double(struct cel_ctx *c, struct cel_val a)
+{
+	struct cel_val	 v = a;
+	char		 buf[128], *end;
+
+	v.k = CV_DOUBLE;
+	switch (a.k) {
+	case CV_DOUBLE:
+		return a;
+	case CV_INT:
+		v.d = (double)a.i;
+		return v;
+	case CV_UINT:
+		v.d = (double)a.u;
+		return v;
+	case CV_STRING:
+		if (a.n == 0 || a.n >= sizeof buf || a.s[0] == ' ' ||
+		    a.s[0] == '\t' || a.s[0] == '\n')
+			return parse_error(c, "ParseFloat", a, "invalid "
+			    "syntax");
+		memcpy(buf, a.s, a.n);
+		buf[a.n] = '\0';
+		v.d = strtod(buf, &end);
+		if (*end != '\0')
+			return parse_error(c, "ParseFloat", a, "invalid "
+			    "syntax");
+		return v;
+	default:
+		return no_overload(c);
+	}
+}
+
+static struct cel_val
+to_string(struct cel_ctx *c, struct cel_val a)
+{
+	char	buf[32];
+	int	n;
+
+	switch (a.k) {
+	case CV_STRING:
+		return a;
+	case CV_INT:
+		n = snprintf(buf, sizeof buf, "%" PRId64, a.i);
+		return vstr(dup_bytes(c, buf, (size_t)n), (size_t)n);
+	case CV_UINT:
+		n = snprintf(buf, sizeof buf, "%" PRIu64, a.u);
+		return vstr(dup_bytes(c, buf, (size_t)n), (size_t)n);
+	case CV_DOUBLE:
+		return double_string(c, a.d);
+	case CV_BOOL:
+		return a.b ? vstr("true", 4) : vstr("false", 5);
+	case CV_BYTES:
+		if (!valid_utf8(a.s, a.n))
+			return cel_error(c, "invalid UTF-8 in bytes, cannot "
+			    "convert to string");
+		return vstr(a.s, a.n);
+	default:
+		return no_overload(c);
+	}
+}
+
+/* The zero value test of optional.ofNonZeroValue. */
+static int
+is_zero(struct cel_val v)
+{
+	switch (v.k) {
+	case CV_NULL:		return 1;
+	case CV_BOOL:		return !v.b;
+	case CV_INT:		return v.i == 0;
+	case CV_UINT:		return v.u == 0;
+	case CV_DOUBLE:		return v.d == 0;
+	case CV_STRING:
+	case CV_BYTES:
+	case CV_LIST:		return v.n == 0;
+	case CV_OPTIONAL:	return v.opt == NULL;
+	default:		return 0;
+	}
+}
+
+/* String functions. */
+
+static const char *
+ascii_case(struct cel_ctx *c, struct cel_val s, int upper)
+{
+	char	*r = cel_alloc(c, (size_t)s.n + 1);
+	size_t	 i;
+
+	for (i = 0; i < s.n; i++) {
+		char ch = s.s[i];
+
+		if (upper && ch >= 'a' && ch <= 'z')
+			ch = (char)(ch - 'a' + 'A');
+		else if (!upper && ch >= 'A' && ch <= 'Z')
+			ch = (char)(ch - 'A' + 'a');
+		r[i] = ch;
+	}
+	r[s.n] = '\0';
+	return r;
+}
+
+/* Length of Unicode white space (Go unicode.IsSpace) at s, or 0. */
+static size_t
+space_at(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (n >= 1 && (u[0] == ' ' || (u[0] >= '\t' && u[0] <= '\r')))
+		return 1;
+	if (n >= 2 && u[0] == 0xc2 && (u[1] == 0x85 || u[1] == 0xa0))
+		return 2;
+	if (n >= 3 && u[0] == 0xe1 && u[1] == 0x9a && u[2] == 0x80)
+		return 3;
+	if (n >= 3 && u[0] == 0xe2 && u[1] == 0x80 &&
+	    ((u[2] >= 0x80 && u[2] <= 0x8a) || u[2] == 0xa8 ||
+	    u[2] == 0xa9 || u[2] == 0xaf))
+		return 3;
+	if (n >= 3 && u[0] == 0xe2 && u[1] == 0x81 && u[2] == 0x9f)
+		return 3;
+	if (n >= 3 && u[0] == 0xe3 && u[1] == 0x80 && u[2] == 0x80)
+		return 3;
+	return 0;
+}
+
+static struct cel_val
+trim(struct cel_val s)
+{
+	size_t	b = 0, e = s.n, k, i;
+
+	while (b < e && (k = space_at(s.s + b, e - b)) > 0)
+		b += k;
+	/* From the end: find the last non-space code point. */
+	for (i = b; i < e; ) {
+		k = space_at(s.s + i, e - i);
+		if (k == 0) {
+			i += seq_len(s.s + i, e - i);
+			continue;
+		}
+		{
+			size_t j = i;
+
+			while (j < e && (k = space_at(s.s + j, e - j)) > 0)
+				j += k;
+			if (j == e) {
+				e = i;
+				break;
+			}
+			i = j;
+		}
+	}
+	return vstr(s.s + b, e - b);
+}
+
+/* Go strings.Replace(s, old, new, n). */
+static struct cel_val
+replace(struct cel_ctx *c, struct cel_val s, struct cel_val old,
+    struct cel_val new, int64_t limit)
+{
+	size_t	 cnt = 0, i, o = 0, max;
+	char	*r;
+	long	 at;
+
+	if (limit == 0)
+		return s;
+	/* Upper bound of the result size. */
+	if (old.n == 0)
+		max = (size_t)s.n + ((size_t)s.n + 1) * new.n;
+	else
+		max = (size_t)s.n + ((size_t)s.n / old.n + 1) * new.n;
+	r = cel_alloc(c, max + 1);
+	for (i = 0; i <= s.n; ) {
+		if (limit >= 0 && cnt >= (uint64_t)limit)
+			break;
+		if (old.n == 0) {
+			size_t k;
+
+			if (new.n)
+				memcpy(r + o, new.s, new.n);
+			o += new.n;
+			cnt++;
+			if (i == s.n) {
+				i++;
+				break;
+			}
+			k = seq_len(s.s + i, s.n - i);
+			memcpy(r + o, s.s + i, k);
+			o += k;
+			i += k;
+			continue;
+		}
+		at = find(s.s, s.n, old.s, old.n, i);
+		if (at < 0)
+			break;
+		memcpy(r + o, s.s + i, (size_t)at - i);
+		o += (size_t)at - i;
+		if (new.n)
+			memcpy(r + o, new.s, new.n);
+		o += new.n;
+		i = (size_t)at + old.n;
+		cnt++;
+	}
+	if (i < s.n) {
+		memcpy(r + o, s.s + i, s.n - i);
+		o += s.n - i;
+	}
+	r[o] = '\0';
+	return vstr(r, o);
+}
+
+/* Go strings.SplitN(s, sep, n). */
+static struct cel_val
+split(struct cel_ctx *c, struct cel_val s, struct cel_val sep, int64_t limit)
+{
+	struct cel_val	 l, *items;
+	size_t		 max, n = 0, i = 0;
+	long		 at;
+
+	memset(&l, 0, sizeof l);
+	l.k = CV_LIST;
+	l.rep = CR_VALS;
+	if (limit == 0)
+		return l;
+	max = sep.n == 0 ? (size_t)s.n + 1 : (size_t)s.n / sep.n + 2;
+	items = cel_alloc(c, max * sizeof *items);
+	if (sep.n == 0) {
+		while (i < s.n) {
+			size_t k = seq_len(s.s + i, s.n - i);
+
+			if (limit > 0 && n + 1 == (uint64_t)limit) {
+				k = s.n - i;
+			}
+			items[n++] = vstr(s.s + i, k);
+			i += k;
+		}
+	} else {
+		for (;;) {
+			if (limit > 0 && n + 1 == (uint64_t)limit)
+				break;
+			at = find(s.s, s.n, sep.s, sep.n, i);
+			if (at < 0)
+				break;
+			items[n++] = vstr(s.s + i, (size_t)at - i);
+			i = (size_t)at + sep.n;
+		}
+		items[n++] = vstr(s.s + i, s.n - i);
+	}
+	l.items = items;
+	l.n = (uint32_t)n;
+	return l;
+}
+
+static struct cel_val
+index_of(struct cel_ctx *c, struct cel_val s, struct cel_val sub,
+    int has_off, int64_t off, int last)
+{
+	size_t	len = cel_utf8_len(s.s, s.n), from, i;
+	long	at = -1, r;
+
+	if (has_off && (off < 0 || (uint64_t)off > len))
+		return cel_error(c, "index out of range: %" PRId64, off);
+	if (!last) {
+		from = cp_offset(s.s, s.n, has_off ? (size_t)off : 0);
+		at = find(s.s, s.n, sub.s, sub.n, from);
+	} else {
+		/* The last match starting at or before code point off. */
+		size_t lim = has_off ? cp_offset(s.s, s.n, (size_t)off) : s.n;
+
+		for (i = 0; i <= lim && i <= s.n; i++) {
+			if (i < s.n && ((unsigned char)s.s[i] & 0xc0) == 0x80)
+				continue;
+			r = find(s.s, s.n, sub.s, sub.n, i);
+			if (r == (long)i)
+				at = r;
+		}
+	}
+	if (at < 0)
+		return vint(-1);
+	return vint((int64_t)cel_utf8_len(s.s, (size_t)at));
+}
+
+static struct cel_val
+substring(struct cel_ctx *c, struct cel_val s, int64_t start, int has_end,
+    int64_t end)
+{
+	size_t	len = cel_utf8_len(s.s, s.n), b, e;
+
+	if (!has_end)
+		end = (int64_t)len;
+	if (start < 0 || (uint64_t)start > len)
+		return cel_error(c, "index out of range: %" PRId64, start);
+	if (end < 0 || (uint64_t)end > len)
+		return cel_error(c, "index out of range: %" PRId64, end);
+	if (end < start)
+		return cel_error(c, "invalid substring range. start: %" PRId64
+		    ", end: %" PRId64, start, end);
+	b = cp_offset(s.s, s.n, (size_t)start);
+	e = cp_offset(s.s, s.n, (size_t)end);
+	return vstr(s.s + b, e - b);
+}
+
+static struct cel_val
+join(struct cel_ctx *c, struct cel_val l, struct cel_val sep)
+{
+	size_t		 total = 0, i, o = 0;
+	struct cel_val	 v;
+	char		*r;
+
+	for (i = 0; i < l.n; i++) {
+		v = cel_list_get(c, l, i);
+		if (v.k != CV_STRING)
+			return v.k == CV_ERR || v.k == CV_UNSUP ? v :
+			    no_overload(c);
+		total += v.n + sep.n;
+	}
+	r = cel_alloc(c, total + 1);
+	for (i = 0; i < l.n; i++) {
+		v = cel_list_get(c, l, i);
+		if (i > 0 && sep.n) {
+			memcpy(r + o, sep.s, sep.n);
+			o += sep.n;
+		}
+		if (v.n)
+			memcpy(r + o, v.s, v.n);
+		o += v.n;
+	}
+	r[o] = '\0';
+	return vstr(r, o);
+}
+
+static int
+sign128(__int128 q)
+{
+	return q < 0 ? -1 : q > 0;
+}
+
+/* The Quantity or Semver receiver check of the shared method names. */
+static int
+same_kind(struct cel_val a, struct cel_val b, int k)
+{
+	return a.k == k && b.k == k;
+}
+
+struct cel_val
+cel_call(struct cel_ctx *c, const struct cel_node *n, struct cel_val recv,
+    const struct cel_val *args)
+{
+	struct cel_val		 v, e;
+	struct cel_semver	*sv;
+	const char		*why = NULL;
+	__int128		 q;
+	size_t			 i, lim;
+	int			 r;
+
+	memset(&v, 0, sizeof v);
+	if (n->a < 0 && n->nargs > 0 && n->sub != F_MATCHES &&
+	    n->sub != F_QUANTITY && n->sub != F_IS_QUANTITY &&
+	    n->sub != F_SEMVER && n->sub != F_IS_SEMVER)
+		recv = args[0];
+	switch (n->sub) {
+	case F_SIZE:
+		if (recv.k == CV_STRING)
+			return vint((int64_t)cel_utf8_len(recv.s, recv.n));
+		if (recv.k == CV_BYTES || recv.k == CV_LIST)
+			return vint(recv.n);
+		if (recv.k == CV_MAP)
+			return vint((int64_t)cel_map_size(c, recv));
+		return no_overload(c);
+	case F_STARTS_WITH:
+	case F_ENDS_WITH:
+	case F_CONTAINS:
+		if (recv.k != CV_STRING || args[0].k != CV_STRING)
+			return no_overload(c);
+		if (args[0].n > recv.n)
+			return vbool(0);
+		if (n->sub == F_STARTS_WITH)
+			return vbool(memcmp(recv.s, args[0].s, args[0].n) == 0);
+		if (n->sub == F_ENDS_WITH)
+			return vbool(memcmp(recv.s + recv.n - args[0].n,
+			    args[0].s, args[0].n) == 0);
+		return vbool(find(recv.s, recv.n, args[0].s, args[0].n, 0) >=
+		    0);
+	case F_MATCHES:
+		if (n->a < 0)
+			recv = args[0];
+		if (recv.k != CV_STRING || args[n->nargs - 1].k != CV_STRING)
+			return no_overload(c);
+		return regex_match(c, n, recv, args[n->nargs - 1]);
+	case F_LOWER_ASCII:
+	case F_UPPER_ASCII:
+		if (recv.k != CV_STRING)
+			return no_overload(c);
+		return vstr(ascii_case(c, recv, n->sub == F_UPPER_ASCII),
+		    recv.n);
+	case F_TRIM:
+		if (recv.k != CV_STRING)
+			return no_overload(c);
+		return trim(recv);
+	case F_REPLACE:
+		if (recv.k != CV_STRING || args[0].k != CV_STRING ||
+		    args[1].k != CV_STRING || (n->nargs == 3 &&
+		    args[2].k != CV_INT))
+			return no_overload(c);
+		return replace(c, recv, args[0], args[1], n->nargs == 3 ?
+		    args[2].i : -1);
+	case F_SPLIT:
+		if (recv.k != CV_STRING || args[0].k != CV_STRING ||
+		    (n->nargs == 2 && args[1].k != CV_INT))
+			return no_overload(c);
+		return split(c, recv, args[0], n->nargs == 2 ? args[1].i : -1);
+	case F_INDEX_OF:
+	case F_LAST_INDEX_OF:
+		if (recv.k == CV_LIST && n->nargs == 1) {
+			/* Kubernetes lists library. */
+			int64_t found = -1;
+
+			for (i = 0; i < recv.n; i++) {
+				r = cel_equal(c, cel_list_get(c, recv, i),
+				    args[0], &e);
+				if (r < 0)
+					return e;
+				if (r == 1) {
+					found = (int64_t)i;
+					if (n->sub == F_INDEX_OF)
+						break;
+				}
+			}
+			return vint(found);
+		}
+		if (recv.k != CV_STRING || args[0].k != CV_STRING ||
+		    (n->nargs == 2 && args[1].k != CV_INT))
+			return no_overload(c);
+		return index_of(c, recv, args[0], n->nargs == 2,
+		    n->nargs == 2 ? args[1].i : 0, n->sub == F_LAST_INDEX_OF);
+	case F_SUBSTRING:
+		if (recv.k != CV_STRING || args[0].k != CV_INT ||
+		    (n->nargs == 2 && args[1].k != CV_INT))
+			return no_overload(c);
+		return substring(c, recv, args[0].i, n->nargs == 2,
+		    n->nargs == 2 ? args[1].i : 0);
+	case F_CHAR_AT:
+		if (recv.k != CV_STRING || args[0].k != CV_INT)
+			return no_overload(c);
+		lim = cel_utf8_len(recv.s, recv.n);
+		if (args[0].i < 0 || (uint64_t)args[0].i > lim)
+			return cel_error(c, "index out of range: %" PRId64,
+			    args[0].i);
+		if ((uint64_t)args[0].i == lim)
+			return vstr("", 0);
+		i = cp_offset(recv.s, recv.n, (size_t)args[0].i);
+		return vstr(recv.s + i, seq_len(recv.s + i, recv.n - i));
+	case F_JOIN:
+		if (recv.k != CV_LIST || (n->nargs == 1 &&
+		    args[0].k != CV_STRING))
+			return no_overload(c);
+		return join(c, recv, n->nargs == 1 ? args[0] : vstr("", 0));
+	case F_QUANTITY:
+	case F_IS_QUANTITY:
+		if (args[0].k != CV_STRING)
+			return no_overload(c);
+		r = cel_quantity_parse(args[0].s, args[0].n, &q, &why);
+		if (r > 0)
+			return cel_unsup(c, "unsupported CEL construct "
+			    "quantity beyond 1e20 at column %u",
+			    (unsigned)n->col);
+		if (n->sub == F_IS_QUANTITY)
+			return vbool(r == 0);
+		if (r < 0)
+			return cel_error(c, "%s", why);
+		return vquantity(q);
+	case F_SEMVER:
+	case F_IS_SEMVER:
+		if (args[0].k != CV_STRING || (n->nargs == 2 &&
+		    args[1].k != CV_BOOL))
+			return no_overload(c);
+		sv = cel_alloc(c, sizeof *sv);
+		r = cel_semver_parse(args[0].s, args[0].n, n->nargs == 2 &&
+		    args[1].b, sv, &why);
+		if (n->sub == F_IS_SEMVER)
+			return vbool(r == 0);
+		if (r != 0)
+			return cel_error(c, "%s", why);
+		v.k = CV_SEMVER;
+		v.sv = sv;
+		return v;
+	case F_COMPARE_TO:
+	case F_IS_LESS_THAN:
+	case F_IS_GREATER_THAN:
+		if (same_kind(recv, args[0], CV_QUANTITY))
+			r = recv.q < args[0].q ? -1 : recv.q > args[0].q;
+		else if (same_kind(recv, args[0], CV_SEMVER))
+			r = cel_semver_cmp(recv.sv, args[0].sv);
+		else
+			return no_overload(c);
+		if (n->sub == F_COMPARE_TO)
+			return vint(r);
+		return vbool(n->sub == F_IS_LESS_THAN ? r < 0 : r > 0);
+	case F_ADD:
+	case F_SUB:
+		if (recv.k != CV_QUANTITY)
+			return no_overload(c);
+		if (args[0].k == CV_QUANTITY)
+			q = args[0].q;
+		else if (args[0].k == CV_INT)
+			q = (__int128)args[0].i * NANO;
+		else
+			return no_overload(c);
+		if (n->sub == F_SUB)
+			q = -q;
+		if (__builtin_add_overflow(recv.q, q, &q))
+			return cel_unsup(c, "unsupported CEL construct "
+			    "quantity beyond 1e20 at column %u",
+			    (unsigned)n->col);
+		return vquantity(q);
+	case F_SIGN:
+		if (recv.k != CV_QUANTITY)
+			return no_overload(c);
+		return vint(sign128(recv.q));
+	case F_IS_INTEGER:
+	case F_AS_INTEGER:
+		if (recv.k != CV_QUANTITY)
+			return no_overload(c);
+		r = recv.q % NANO == 0 && recv.q / NANO <= INT64_MAX &&
+		    recv.q / NANO >= INT64_MIN;
+		if (n->sub == F_IS_INTEGER)
+			return vbool(r);
+		if (!r)
+			return cel_error(c, "cannot convert value to integer");
+		return vint((int64_t)(recv.q / NANO));
+	case F_AS_APPROXIMATE_FLOAT:
+		if (recv.k != CV_QUANTITY)
+			return no_overload(c);
+		v.k = CV_DOUBLE;
+		v.d = (double)(recv.q / NANO) + (double)(recv.q % NANO) / 1e9;
+		return v;
+	case F_MAJOR:
+	case F_MINOR:
+	case F_PATCH:
+		if (recv.k != CV_SEMVER)
+			return no_overload(c);
+		return vint((int64_t)(n->sub == F_MAJOR ? recv.sv->major :
+		    n->sub == F_MINOR ? recv.sv->minor : recv.sv->patch));
+	case F_INCLUDES:
+		if (recv.k == CV_LIST) {
+			lim = recv.n < CEL_INCLUDES_MAX ? recv.n :
+			    CEL_INCLUDES_MAX;
+			for (i = 0; i < lim; i++)
+				if (cel_equal(c, cel_list_get(c, recv, i),
+				    args[0], &e) == 1)
+					return vbool(1);
+			return vbool(0);
+		}
+		return vbool(cel_equal(c, recv, args[0], &e) == 1);
+	case F_INT:
+		return to_int(c, recv);
+	case F_UINT:
+		return to_uint(c, recv);
+	case F_DOUBLE:
+		return to_double(c, recv);
+	case F_STRING:
+		return to_string(c, recv);
+	case F_BOOL:
+		if (recv.k == CV_BOOL)
+			return recv;
+		if (recv.k != CV_STRING)
+			return no_overload(c);
+		{
+			static const char *const t[] = { "1", "t", "T", "TRUE",
+			    "true", "True", NULL };
+			static const char *const f[] = { "0", "f", "F", "FALSE",
+			    "false", "False", NULL };
+
+			for (i = 0; t[i] != NULL; i++) {
+				if (strlen(t[i]) == recv.n &&
+				    memcmp(t[i], recv.s, recv.n) == 0)
+					return vbool(1);
+				if (strlen(f[i]) == recv.n &&
+				    memcmp(f[i], recv.s, recv.n) == 0)
+					return vbool(0);
+			}
+		}
+		return cel_error(c, "type conversion error from 'string' to "
+		    "'bool'");
+	case F_BYTES:
+		if (recv.k != CV_STRING && recv.k != CV_BYTES)
+			return no_overload(c);
+		recv.k = CV_BYTES;
+		return recv;
+	case F_DYN:
+		return recv;
+	case F_OPT_OF:
+	case F_OPT_OF_NON_ZERO:
+		v.k = CV_OPTIONAL;
+		if (n->sub == F_OPT_OF_NON_ZERO && is_zero(recv))
+			return v;
+		{
+			struct cel_val *box = cel_alloc(c, sizeof *box);
+
+			*box = recv;
+			v.opt = box;
+		}
+		return v;
+	case F_OPT_NONE:
+		v.k = CV_OPTIONAL;
+		return v;
+	case F_HAS_VALUE:
+	case F_VALUE:
+		if (recv.k != CV_OPTIONAL)
+			return no_overload(c);
+		if (n->sub == F_HAS_VALUE)
+			return vbool(recv.opt != NULL);
+		if (recv.opt == NULL)
+			return cel_error(c, "optional.none() dereference");
+		return *recv.opt;
+	}
+	return cel_unsup(c, "unsupported CEL construct function #%d at "
+	    "column %u", n->sub, (unsigned)n->col);
+}
