@@ -605,8 +605,10 @@ pick_selector(int k, char *buf, size_t bs)
 	default:	/* full-GPU classes */
 		switch (rnd(6)) {
 		case 0:
+			/* Mostly a model the cluster has. */
 			snprintf(buf, bs, "device.attributes['gpu.nvidia.com']"
-			    ".productName == '%s'", product[rnd(2)]);
+			    ".productName == '%s'", product[chance(85) ?
+			    nodes[rnd(nnodes)].model : rnd(2)]);
 			return buf;
 		case 1:
 			snprintf(buf, bs, "device.capacity['gpu.nvidia.com']"
@@ -615,11 +617,11 @@ pick_selector(int k, char *buf, size_t bs)
 			return buf;
 		case 2:
 			snprintf(buf, bs, "device.attributes['gpu.nvidia.com']"
-			    ".index >= %d", 1 + rnd(2));
+			    ".index >= %d", rnd(3));
 			return buf;
 		case 3:
 			snprintf(buf, bs, "device.attributes['gpu.nvidia.com']"
-			    ".?index.orValue(0) < %d", 1 + rnd(3));
+			    ".?index.orValue(0) < %d", 2 + rnd(3));
 			return buf;
 		case 4:
 			return "has(device.attributes['gpu.nvidia.com'].uuid)";
@@ -641,7 +643,7 @@ emit_exact(const char *ind, int k, int allow_all, int admin, int *tolerate)
 
 	emit("%sdeviceClassName: %s\n", ind, class_name[k]);
 	/* allow_all is 0 for existing allocations: keep them simple. */
-	nsel = chance(allow_all ? 55 : 25) ? 1 + chance(allow_all ? 25 : 0) : 0;
+	nsel = chance(allow_all ? 45 : 25) ? 1 + chance(allow_all ? 20 : 0) : 0;
 	if (nsel > 0) {
 		emit("%sselectors:\n", ind);
 		for (i = 0; i < nsel; i++)
@@ -656,7 +658,7 @@ emit_exact(const char *ind, int k, int allow_all, int admin, int *tolerate)
 		if (!allow_all)
 			r = r < 8 ? 0 : 6;
 		emit("%sallocationMode: ExactCount\n%scount: %d\n", ind, ind,
-		    r < 6 ? 1 : r < 9 ? 2 : 3);
+		    r < 6 ? 1 : r < 9 || chance(50) ? 2 : 3);
 	}
 	if (admin)
 		emit("%sadminAccess: true\n", ind);
@@ -771,7 +773,8 @@ build(void)
 		snprintf(n->name, sizeof(n->name), "node-%c", 'a' + i);
 		n->model = chance(25) ? M_A100 : M_H100;
 		n->layout = n->model == M_A100 ? L_FULL : rnd(3);
-		n->ngpu = 1 + rnd(MAXGPUS);
+		g = rnd(20);
+		n->ngpu = g < 3 ? 1 : g < 8 ? 2 : g < 13 ? 3 : 4;
 		n->split = n->layout == L_FULL && n->ngpu > 1 ? rnd(3) : S_ONE;
 		n->mix0 = rnd(NMIX);
 		n->rack = i / 2;
@@ -894,7 +897,7 @@ main(int argc, char **argv)
 		int admin = chance(6);
 
 		snprintf(name, sizeof(name), "claim-%d", i);
-		nreq = rnd(10) < 6 ? 1 : rnd(4) < 3 ? 2 : 3;
+		nreq = rnd(100) < 65 ? 1 : rnd(4) < 3 ? 2 : 3;
 		emit_claim(name, admin ? "agree-admin" : "agree", "new", nreq,
 		    1, admin);
 	}
