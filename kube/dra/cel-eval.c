@@ -466,8 +466,11 @@ num_cmp(struct cel_val a, struct cel_val b)
 			if ((double)(uint64_t)x != x)
 				return x < (double)b.u ? -1 : 1;
 			return (uint64_t)x < b.u ? -1 : (uint64_t)x > b.u;
-		} else
-			return -num_cmp(b, a) == -2 ? 2 : -num_cmp(b, a);
+		} else {
+			int r = num_cmp(b, a);
+
+			return r == 2 ? 2 : -r;
+		}
 		if (isnan(x) || isnan(y))
 			return 2;
 		return x < y ? -1 : x > y;
@@ -578,7 +581,8 @@ compare(struct cel_ctx *c, int op, struct cel_val a, struct cel_val b)
 	if (is_num(a) && is_num(b)) {
 		r = num_cmp(a, b);
 		if (r == 2)
-			return vbool(0);
+			return cel_unsup(c, "unsupported CEL construct ordering "
+			    "of NaN");
 	} else if (a.k != b.k)
 		return no_overload(c);
 	else if (a.k == CV_STRING || a.k == CV_BYTES)
@@ -976,7 +980,7 @@ eval_comp(struct cel_ctx *c, const struct cel_node *n)
 static struct cel_val
 eval_call(struct cel_ctx *c, const struct cel_node *n)
 {
-	struct cel_val	 recv, args[3], bad;
+	struct cel_val	 recv, args[CEL_MAX_ARGS], bad;
 	const int32_t	*ai = c->p->args + n->args;
 	uint32_t	 i;
 

@@ -31,6 +31,7 @@
 #define CEL_MAX_DEPTH		250	/* cel-go parser recursion limit */
 #define CEL_MAX_SLOTS		32	/* comprehension and bind variables */
 #define CEL_INCLUDES_MAX	48	/* ResourceSliceMaxAttributeValuesPerDevice */
+#define CEL_MAX_ARGS		8	/* arguments of a call we type */
 
 /* Static types (the checker's view); CT_DYN matches anything. */
 enum cel_tkind {
@@ -49,6 +50,7 @@ enum cel_tkind {
 	CT_OPTIONAL,
 	CT_DEVICE,
 	CT_TYPE,
+	CT_ANY,		/* an attribute value: dyn that prints as "any" */
 };
 
 /* A static type: kind plus the kinds of its parameters (one level). */
@@ -153,7 +155,7 @@ enum cel_fn {
 	F_INCLUDES,
 	F_INT, F_UINT, F_DOUBLE, F_STRING, F_BOOL, F_BYTES, F_DYN,
 	F_OPT_OF, F_OPT_NONE, F_OPT_OF_NON_ZERO, F_OR_VALUE, F_HAS_VALUE,
-	F_VALUE, F_OR,
+	F_VALUE, F_OR, F_QUOTE,
 	/* macros (N_COMP) */
 	F_ALL, F_EXISTS, F_EXISTS_ONE, F_MAP, F_FILTER,
 };

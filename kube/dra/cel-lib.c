@@ -19,7 +19,9 @@
  *  - conversions int(), uint(), double(), string(), bool(), bytes(),
  *    dyn(); optional.of/none/ofNonZeroValue, hasValue, value.
  *  - includes(): DRA's (dynamic-resource-allocation cel/compile.go
- *    includesFunc): on a list, only the first 48 items are examined.
+ *    includesFunc, 1.37): a list whose first 48 items do not hold the
+ *    value and that has more is the error "'includes' function cannot
+ *    be applied to lists longer than 48 values".
  */
 #include "cel-int.h"
 
@@ -1285,33 +1287,50 @@ split(struct cel_ctx *c, struct cel_val s, struct cel_val sep, int64_t limit)
 	return l;
 }
 
+/*
+ * indexOf / lastIndexOf as cel-go v0.27.0 ext/strings.go (the version
+ * Kubernetes 1.37 vendors): an empty needle is found at the offset
+ * (the length without one); a negative offset is an error; an offset
+ * at or beyond the length finds nothing.  Indices count code points.
+ */
 static struct cel_val
 index_of(struct cel_ctx *c, struct cel_val s, struct cel_val sub,
     int has_off, int64_t off, int last)
 {
-	size_t	len = cel_utf8_len(s.s, s.n), from, i;
-	long	at = -1, r;
+	size_t	len = cel_utf8_len(s.s, s.n), sublen, i, from;
+	long	at = -1;
 
-	if (has_off && (off < 0 || (uint64_t)off > len))
-		return cel_error(c, "index out of range: %" PRId64, off);
-	if (!last) {
-		from = cp_offset(s.s, s.n, has_off ? (size_t)off : 0);
-		at = find(s.s, s.n, sub.s, sub.n, from);
-	} else {
-		/* The last match starting at or before code point off. */
-		size_t lim = has_off ? cp_offset(s.s, s.n, (size_t)off) : s.n;
-
-		for (i = 0; i <= lim && i <= s.n; i++) {
-			if (i < s.n && ((unsigned char)s.s[i] & 0xc0) == 0x80)
-				continue;
-			r = find(s.s, s.n, sub.s, sub.n, i);
-			if (r == (long)i)
-				at = r;
-		}
+	if (!has_off) {
+		if (sub.n == 0)
+			return vint(last ? (int64_t)len : 0);
+		if (last && s.n < sub.n)
+			return vint(-1);
+		off = last ? (int64_t)len - 1 : 0;
 	}
-	if (at < 0)
+	if (sub.n == 0)
+		return vint(off);
+	if (off < 0)
+		return cel_error(c, "index out of range: %" PRId64, off);
+	if ((uint64_t)off >= len)
 		return vint(-1);
-	return vint((int64_t)cel_utf8_len(s.s, (size_t)at));
+	if (!last) {
+		at = find(s.s, s.n, sub.s, sub.n, cp_offset(s.s, s.n,
+		    (size_t)off));
+		return vint(at < 0 ? -1 : (int64_t)cel_utf8_len(s.s,
+		    (size_t)at));
+	}
+	sublen = cel_utf8_len(sub.s, sub.n);
+	if (sublen > len)
+		return vint(-1);
+	if ((uint64_t)off > len - sublen)
+		off = (int64_t)(len - sublen);
+	for (i = (size_t)off + 1; i-- > 0; ) {
+		from = cp_offset(s.s, s.n, i);
+		if (s.n - from >= sub.n && memcmp(s.s + from, sub.s,
+		    sub.n) == 0)
+			return vint((int64_t)i);
+	}
+	return vint(-1);
 }
 
 static struct cel_val
@@ -1322,13 +1341,13 @@ substring(struct cel_ctx *c, struct cel_val s, int64_t start, int has_end,
 
 	if (!has_end)
 		end = (int64_t)len;
+	else if (start > end)
+		return cel_error(c, "invalid substring range. start: %" PRId64
+		    ", end: %" PRId64, start, end);
 	if (start < 0 || (uint64_t)start > len)
 		return cel_error(c, "index out of range: %" PRId64, start);
 	if (end < 0 || (uint64_t)end > len)
 		return cel_error(c, "index out of range: %" PRId64, end);
-	if (end < start)
-		return cel_error(c, "invalid substring range. start: %" PRId64
-		    ", end: %" PRId64, start, end);
 	b = cp_offset(s.s, s.n, (size_t)start);
 	e = cp_offset(s.s, s.n, (size_t)end);
 	return vstr(s.s + b, e - b);
@@ -1343,9 +1362,11 @@ join(struct cel_ctx *c, struct cel_val l, struct cel_val sep)
 
 	for (i = 0; i < l.n; i++) {
 		v = cel_list_get(c, l, i);
+		if (v.k == CV_ERR || v.k == CV_UNSUP)
+			return v;
 		if (v.k != CV_STRING)
-			return v.k == CV_ERR || v.k == CV_UNSUP ? v :
-			    no_overload(c);
+			return cel_error(c, "join: invalid input: %s",
+			    cel_value_type_name(v));
 		total += v.n + sep.n;
 	}
 	r = cel_alloc(c, total + 1);
@@ -1361,6 +1382,43 @@ join(struct cel_ctx *c, struct cel_val l, struct cel_val sep)
 	}
 	r[o] = '\0';
 	return vstr(r, o);
+}
+
+/* strings.quote (cel-go ext/strings.go quote). */
+static struct cel_val
+quote(struct cel_ctx *c, struct cel_val s)
+{
+	char	*r, *o;
+	size_t	 i;
+
+	if (!valid_utf8(s.s, s.n))
+		return cel_unsup(c, "unsupported CEL construct strings.quote of "
+		    "invalid UTF-8");
+	r = o = cel_alloc(c, (size_t)s.n * 2 + 3);
+	*o++ = '"';
+	for (i = 0; i < s.n; i++) {
+		const char *esc = NULL;
+
+		switch (s.s[i]) {
+		case '\a': esc = "\\a"; break;
+		case '\b': esc = "\\b"; break;
+		case '\f': esc = "\\f"; break;
+		case '\n': esc = "\\n"; break;
+		case '\r': esc = "\\r"; break;
+		case '\t': esc = "\\t"; break;
+		case '\v': esc = "\\v"; break;
+		case '\\': esc = "\\\\"; break;
+		case '"': esc = "\\\""; break;
+		}
+		if (esc != NULL) {
+			*o++ = esc[0];
+			*o++ = esc[1];
+		} else
+			*o++ = s.s[i];
+	}
+	*o++ = '"';
+	*o = '\0';
+	return vstr(r, (size_t)(o - r));
 }
 
 static int
@@ -1577,12 +1635,15 @@ cel_call(struct cel_ctx *c, const struct cel_node *n, struct cel_val recv,
 		    n->sub == F_MINOR ? recv.sv->minor : recv.sv->patch));
 	case F_INCLUDES:
 		if (recv.k == CV_LIST) {
-			lim = recv.n < CEL_INCLUDES_MAX ? recv.n :
-			    CEL_INCLUDES_MAX;
-			for (i = 0; i < lim; i++)
+			for (i = 0; i < recv.n; i++) {
+				if (i >= CEL_INCLUDES_MAX)
+					return cel_error(c, "'includes' function "
+					    "cannot be applied to lists longer "
+					    "than %d values", CEL_INCLUDES_MAX);
 				if (cel_equal(c, cel_list_get(c, recv, i),
 				    args[0], &e) == 1)
 					return vbool(1);
+			}
 			return vbool(0);
 		}
 		return vbool(cel_equal(c, recv, args[0], &e) == 1);
@@ -1638,6 +1699,10 @@ cel_call(struct cel_ctx *c, const struct cel_node *n, struct cel_val recv,
 	case F_OPT_NONE:
 		v.k = CV_OPTIONAL;
 		return v;
+	case F_QUOTE:
+		if (recv.k != CV_STRING)
+			return no_overload(c);
+		return quote(c, recv);
 	case F_HAS_VALUE:
 	case F_VALUE:
 		if (recv.k != CV_OPTIONAL)

@@ -64,12 +64,16 @@ struct parser {
 
 static const struct cel_type ty_dyn = { CT_DYN, 0, 0, 0 };
 
+/* Does a value of static kind k match any type (dyn, any)? */
+#define WILD(k)	((k) == CT_DYN || (k) == CT_ANY)
+
 /* N_VAR slots of identifiers that are not variables. */
 #define SLOT_UNRESOLVED	0xff	/* an undeclared reference, so far */
 #define SLOT_NAME	0xfe	/* the variable name argument of a macro */
 
 static void	next(struct parser *);
 static int32_t	parse_expr(struct parser *);
+static void	fold_literal(struct parser *, int32_t, const int32_t *, int);
 
 /* "line L, column N" or "column N" for byte offset off. */
 static void
@@ -501,6 +505,12 @@ next(struct parser *ps)
 		case '%': ps->t.type = T_PERCENT; break;
 		case '<': ps->t.type = T_LT; break;
 		case '>': ps->t.type = T_GT; break;
+		case '`':
+			/* cel-go's optional quoted identifiers. */
+			unsupported(ps, i, "quoted identifier");
+			ps->stopped = ps->failed = 1;
+			ps->t.type = T_ERROR;
+			return;
 		default:
 			fail(ps, i, "Syntax error: token recognition error at: "
 			    "'%c'", s[i]);
@@ -540,7 +550,8 @@ kind_name(int k)
 	case CT_DOUBLE:		return "double";
 	case CT_STRING:		return "string";
 	case CT_BYTES:		return "bytes";
-	case CT_NULL:		return "null_type";
+	case CT_NULL:		return "null";
+	case CT_ANY:		return "any";
 	case CT_LIST:		return "list";
 	case CT_MAP:		return "map";
 	case CT_QUANTITY:	return "kubernetes.Quantity";
@@ -594,7 +605,7 @@ cel_type_name(struct cel_type t, char *buf, size_t len)
 static int
 kind_ok(int a, int b)
 {
-	return a == CT_DYN || b == CT_DYN || a == b;
+	return WILD(a) || WILD(b) || a == b;
 }
 
 static int
@@ -828,6 +839,7 @@ static const struct sig sigs[] = {
 	{ "hasValue", F_HAS_VALUE, 1, 0, O, { 0 }, B },
 	{ "value", F_VALUE, 1, 0, O, { 0 }, D },
 	{ "or", F_OR, 1, 1, O, { O }, O },
+	{ "strings.quote", F_QUOTE, 0, 1, 0, { S }, S },
 	{ NULL, 0, 0, 0, 0, { 0 }, 0 },
 };
 
@@ -995,7 +1007,7 @@ make_select(struct parser *ps, int32_t a, const char *name, size_t nname,
 			r = ty(CT_STRING);
 		else if (strcmp(f, "attributes") == 0) {
 			r = ty2(CT_MAP, CT_STRING, CT_MAP);
-			r.p3 = CT_DYN;
+			r.p3 = CT_ANY;
 		} else if (strcmp(f, "capacity") == 0) {
 			r = ty2(CT_MAP, CT_STRING, CT_MAP);
 			r.p3 = CT_QUANTITY;
@@ -1014,6 +1026,7 @@ make_select(struct parser *ps, int32_t a, const char *name, size_t nname,
 		r = elem_type(at);
 		break;
 	case CT_DYN:
+	case CT_ANY:
 		break;
 	default:
 		fail(ps, off, "type '%s' does not support field selection",
@@ -1055,6 +1068,7 @@ make_index(struct parser *ps, int32_t a, int32_t b, size_t off,
 		r = elem_type(at);
 		break;
 	case CT_DYN:
+	case CT_ANY:
 		break;
 	default:
 		no_overload(ps, off, "_[_]", (struct cel_type[]){ at, bt }, 2);
@@ -1079,10 +1093,11 @@ range_var_type(struct parser *ps, int32_t range, size_t off)
 	case CT_MAP:
 		return ty(rt.p1);
 	case CT_DYN:
+	case CT_ANY:
 		return ty_dyn;
 	default:
-		fail(ps, off, "expression of type '%s' cannot be the range of "
-		    "a comprehension (must be list, map, or dynamic)",
+		fail(ps, off, "expression of type '%s' cannot be range of a "
+		    "comprehension (must be list, map, or dynamic)",
 		    cel_type_name(rt, tb, sizeof tb));
 		return ty_dyn;
 	}
@@ -1231,8 +1246,8 @@ static int32_t
 parse_call(struct parser *ps, int32_t recv, const char *name, size_t off,
     size_t name_off)
 {
-	int32_t		 v[3], n;
-	struct cel_type	 at[3], rt = ty_dyn, res;
+	int32_t		 v[CEL_MAX_ARGS], n;
+	struct cel_type	 at[CEL_MAX_ARGS], rt = ty_dyn, res;
 	int		 nargs, i, fn = 0, r;
 
 	if (recv >= 0) {
@@ -1268,11 +1283,11 @@ parse_call(struct parser *ps, int32_t recv, const char *name, size_t off,
 		return a;
 	} else if (strcmp(name, "cel.bind") == 0)
 		return parse_bind(ps, off);
-	if ((nargs = parse_args(ps, v, 3)) < 0)
+	if ((nargs = parse_args(ps, v, CEL_MAX_ARGS)) < 0)
 		return -1;
 	n = node_new(ps, N_CALL, off);
 	NODE(ps, n)->a = recv;
-	if (nargs > 3) {
+	if (nargs > CEL_MAX_ARGS) {
 		unsupported(ps, name_off, "function '%s' with %d arguments",
 		    name, nargs);
 		return n;
@@ -1289,6 +1304,7 @@ parse_call(struct parser *ps, int32_t recv, const char *name, size_t off,
 		return n;
 	NODE(ps, n)->sub = (uint8_t)fn;
 	NODE(ps, n)->ty = res;
+	fold_literal(ps, n, v, nargs);
 	/* A literal pattern is compiled once, here. */
 	if (fn == F_MATCHES && NODE(ps, v[nargs - 1])->op == N_LIT &&
 	    NODE(ps, v[nargs - 1])->lit.k == CV_STRING) {
@@ -1303,6 +1319,49 @@ parse_call(struct parser *ps, int32_t recv, const char *name, size_t off,
 		NODE(ps, n)->re = re;
 	}
 	return n;
+}
+
+/*
+ * quantity("40Gi") and semver("1.2.3") of literals become literals:
+ * they are parsed once instead of on every evaluation.  A literal that
+ * does not parse stays a call, to fail at run time as in cel-go.
+ */
+static void
+fold_literal(struct parser *ps, int32_t n, const int32_t *v, int nargs)
+{
+	struct cel_node		*nd = NODE(ps, n);
+	const struct cel_val	*a0;
+	struct cel_semver	*sv;
+	const char		*why;
+	__int128		 q;
+	int			 normalize = 0;
+
+	if ((nd->sub != F_QUANTITY && nd->sub != F_SEMVER) ||
+	    NODE(ps, v[0])->op != N_LIT || NODE(ps, v[0])->lit.k != CV_STRING)
+		return;
+	a0 = &NODE(ps, v[0])->lit;
+	if (nd->sub == F_QUANTITY) {
+		if (cel_quantity_parse(a0->s, a0->n, &q, &why) != 0)
+			return;
+		nd->op = N_LIT;
+		memset(&nd->lit, 0, sizeof nd->lit);
+		nd->lit.k = CV_QUANTITY;
+		nd->lit.q = q;
+		return;
+	}
+	if (nargs == 2) {
+		if (NODE(ps, v[1])->op != N_LIT || NODE(ps, v[1])->lit.k !=
+		    CV_BOOL)
+			return;
+		normalize = NODE(ps, v[1])->lit.b;
+	}
+	sv = dra_arena_alloc(&ps->p->arena, sizeof *sv);
+	if (cel_semver_parse(a0->s, a0->n, normalize, sv, &why) != 0)
+		return;
+	nd->op = N_LIT;
+	memset(&nd->lit, 0, sizeof nd->lit);
+	nd->lit.k = CV_SEMVER;
+	nd->lit.sv = sv;
 }
 
 /* A literal node of kind k. */
@@ -1377,20 +1436,22 @@ parse_list_or_map(struct parser *ps, int map)
 	}
 	n = node_new(ps, map ? N_MAP : N_LIST, off);
 	set_args(ps, n, v, nv);
-	/* Element types: one kind if all agree, else dyn (cel-go joins). */
-	for (i = 0; i < nv; i += map ? 2 : 1) {
-		struct cel_type t = NODE(ps, v[map ? i + 1 : i])->ty;
+	/*
+	 * The Kubernetes base environment sets HomogeneousAggregateLiterals:
+	 * elements (and keys) must agree, dyn and any joining with all.
+	 */
+	for (i = 0; i < nv; i++) {
+		struct cel_type	 t = NODE(ps, v[i])->ty, *have;
+		char		 tb1[64], tb2[64];
 
-		if (i == 0)
-			et = t;
-		else if (et.k != t.k)
-			et = ty_dyn;
-		if (map) {
-			t = NODE(ps, v[i])->ty;
-			if (i == 0)
-				kt = t;
-			else if (kt.k != t.k)
-				kt = ty_dyn;
+		have = map && i % 2 == 0 ? &kt : &et;
+		if (i < (map ? 2u : 1u) || WILD(have->k))
+			*have = t;
+		else if (!WILD(t.k) && !type_ok(*have, t)) {
+			fail(ps, NODE(ps, v[i])->col - 1, "expected type '%s' but "
+			    "found '%s'", cel_type_name(*have, tb1, sizeof tb1),
+			    cel_type_name(t, tb2, sizeof tb2));
+			break;
 		}
 	}
 	NODE(ps, n)->ty = map ? ty2(CT_MAP, kt.k, et.k) :
@@ -1558,7 +1619,7 @@ parse_member(struct parser *ps)
 				optional = 1;
 				next(ps);
 			}
-			if (ps->t.type != T_IDENT && ps->t.type != T_IN) {
+			if (ps->t.type != T_IDENT) {
 				if (ps->t.type != T_ERROR)
 					fail(ps, ps->t.off, "Syntax error: "
 					    "mismatched input '%s' expecting "
@@ -1661,7 +1722,7 @@ parse_unary(struct parser *ps)
 			no_overload(ps, off, "-_", &at, 1);
 		n = node_new(ps, N_NEG, off);
 		NODE(ps, n)->a = a;
-		NODE(ps, n)->ty = at.k == CT_DYN ? ty_dyn : ty(at.k);
+		NODE(ps, n)->ty = WILD(at.k) ? ty_dyn : ty(at.k);
 		return n;
 	}
 	n = parse_member(ps);
@@ -1707,9 +1768,9 @@ check_binary(struct parser *ps, int op, struct cel_type l, struct cel_type r,
 	case B_GT:
 	case B_GE:
 		/* Kubernetes enables cross-type numeric comparisons. */
-		if (l.k == CT_DYN)
-			ok = r.k == CT_DYN || ordered(r.k);
-		else if (r.k == CT_DYN)
+		if (WILD(l.k))
+			ok = WILD(r.k) || ordered(r.k);
+		else if (WILD(r.k))
 			ok = ordered(l.k);
 		else
 			ok = (numeric(l.k) && numeric(r.k)) ||
@@ -1718,11 +1779,11 @@ check_binary(struct parser *ps, int op, struct cel_type l, struct cel_type r,
 			return ty(CT_BOOL);
 		break;
 	default: {
-		int	k = l.k == CT_DYN ? r.k : l.k;
+		int	k = WILD(l.k) ? r.k : l.k;
 
-		if (l.k != CT_DYN && r.k != CT_DYN && l.k != r.k)
+		if (!WILD(l.k) && !WILD(r.k) && l.k != r.k)
 			ok = 0;
-		else if (k == CT_DYN)
+		else if (WILD(k))
 			return ty_dyn;
 		else if (op == B_ADD)
 			ok = numeric(k) || k == CT_STRING || k == CT_BYTES ||
@@ -1794,7 +1855,7 @@ parse_binary(struct parser *ps, int level)
 			else if (rt.k == CT_MAP)
 				ok = kind_ok(lt.k, rt.p1);
 			else
-				ok = rt.k == CT_DYN;
+				ok = WILD(rt.k);
 			if (!ok)
 				no_overload(ps, off, "@in",
 				    (struct cel_type[]){ lt, rt }, 2);
@@ -1920,6 +1981,38 @@ check_names(struct parser *ps)
 		    first->lit.n), first->lit.s);
 }
 
+/*
+ * The height of the tree: evaluation recurses once per level.  Nodes
+ * come after their children, so one pass in order computes it.  && and
+ * || chains are n-ary nodes (cel-go balances them), so they add one.
+ */
+static int
+tree_height(const struct dra_cel *p)
+{
+	int	*h = xcalloc(p->nnodes, sizeof *h), max = 0, m;
+	size_t	 i, k;
+
+	for (i = 0; i < p->nnodes; i++) {
+		const struct cel_node *n = &p->nodes[i];
+
+		m = 0;
+		if (n->a >= 0 && h[n->a] > m)
+			m = h[n->a];
+		if (n->b >= 0 && h[n->b] > m)
+			m = h[n->b];
+		if (n->c >= 0 && h[n->c] > m)
+			m = h[n->c];
+		for (k = 0; k < n->nargs; k++)
+			if (h[p->args[n->args + k]] > m)
+				m = h[p->args[n->args + k]];
+		h[i] = m + 1;
+		if (h[i] > max)
+			max = h[i];
+	}
+	free(h);
+	return max;
+}
+
 int
 cel_parse(struct dra_cel *p, struct dra_err *err)
 {
@@ -1942,6 +2035,10 @@ cel_parse(struct dra_cel *p, struct dra_err *err)
 		    "expecting <EOF>", tok_text(&ps, buf, sizeof buf));
 	if (!ps.failed)
 		check_names(&ps);
+	if (!ps.failed && tree_height(p) > CEL_MAX_DEPTH) {
+		unsupported(&ps, 0, "nesting deeper than %d", CEL_MAX_DEPTH);
+		ps.failed = ps.stopped = 1;
+	}
 	if (ps.failed) {
 		if (ps.stopped) {
 			/* Stopped on a limit: the program is unsupported. */
@@ -1950,8 +2047,12 @@ cel_parse(struct dra_cel *p, struct dra_err *err)
 		}
 		return KUBE_E_PARSE;
 	}
+	/*
+	 * The DRA compiler accepts bool, any and (with list attributes,
+	 * as the scheduler compiles) dyn.
+	 */
 	if (p->nodes[p->root].ty.k != CT_BOOL &&
-	    p->nodes[p->root].ty.k != CT_DYN)
+	    !WILD(p->nodes[p->root].ty.k))
 		return dra_err_set(err, KUBE_E_PARSE, "column 1: must evaluate "
 		    "to bool or the unknown type, not %s",
 		    cel_type_name(p->nodes[p->root].ty, tb, sizeof tb));
