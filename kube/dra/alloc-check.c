@@ -126,14 +126,13 @@ check_counters(struct dra_allocator *a, struct dra_npool *np,
 						o = &v[k]->devices[m];
 						if (o->nconsumes == 0 ||
 						    !dra_held_allocated(
-						    dra_held_get(a, v[k]->driver,
-						    v[k]->pool_name, o->name)))
+						    dra_held_of(a, o)))
 							continue;
 						for (q = 0; q < o->nconsumes; q++) {
-							if (strcmp(o->consumes[q].counter_set, cs->name) != 0)
+							if (!DRA_SAME(o->consumes[q].counter_set, cs->name))
 								continue;
 							for (x = 0; x < o->consumes[q].ncounters; x++)
-								if (strcmp(o->consumes[q].counters[x].name, cs->counters[j].name) == 0)
+								if (DRA_SAME(o->consumes[q].counters[x].name, cs->counters[j].name))
 									avail -= o->consumes[q].counters[x].value.milli;
 						}
 					}
@@ -141,12 +140,12 @@ check_counters(struct dra_allocator *a, struct dra_npool *np,
 			}
 			need = 0;
 			for (q = 0; q < d->nconsumes; q++) {
-				if (strcmp(d->consumes[q].counter_set,
-				    cs->name) != 0)
+				if (!DRA_SAME(d->consumes[q].counter_set,
+				    cs->name))
 					continue;
 				for (x = 0; x < d->consumes[q].ncounters; x++)
-					if (strcmp(d->consumes[q].counters[x].
-					    name, cs->counters[j].name) == 0)
+					if (DRA_SAME(d->consumes[q].counters[x].
+					    name, cs->counters[j].name))
 						need += d->consumes[q].
 						    counters[x].value.milli;
 			}
@@ -171,7 +170,7 @@ dra_device_check(struct dra_allocator *a, const char *node,
 	struct dra_gather		*g;
 	struct dra_npool		*np, *inc;
 	const struct kube_device_class	*cls;
-	const struct dra_selres		*sr;
+	struct dra_selres		 sr;
 	const struct dra_held		*h;
 	const struct kube_capacity_request *missing = NULL;
 	const struct kube_taint		*t;
@@ -214,7 +213,7 @@ dra_device_check(struct dra_allocator *a, const char *node,
 		return done(out, DRA_CHECK_CLASS_MISSING);
 	}
 	admin = r->admin_access && (a->features & DRA_FEATURE_ADMIN_ACCESS);
-	h = dra_held_get(a, d->slice->driver, d->slice->pool_name, d->name);
+	h = dra_held_of(a, d);
 	if (!admin && dra_held_in_use(h)) {
 		holders(a, d, out);
 		return done(out, DRA_CHECK_IN_USE);
@@ -225,9 +224,9 @@ dra_device_check(struct dra_allocator *a, const char *node,
 		    "but DRADeviceBindingConditions is off");
 		return done(out, DRA_CHECK_FEATURE);
 	}
-	sr = dra_selectors(a, d, r, cls);
-	out->selector = sr->selector;
-	switch (sr->verdict) {
+	dra_selectors(a, d, r, cls, &sr);
+	out->selector = sr.selector;
+	switch (sr.verdict) {
 	case DRA_SEL_MATCH:
 		break;
 	case DRA_SEL_CLASS_FALSE:
@@ -235,10 +234,10 @@ dra_device_check(struct dra_allocator *a, const char *node,
 	case DRA_SEL_REQ_FALSE:
 		return done(out, DRA_CHECK_REQUEST_SELECTOR);
 	case DRA_SEL_UNSUPPORTED:
-		out->message = dra_cel_message(sr, cls, claim_ns, "", d);
+		out->message = dra_cel_message(&sr, cls, claim_ns, "", d);
 		return done(out, DRA_CHECK_CEL_UNSUPPORTED);
 	default:
-		out->message = dra_cel_message(sr, cls, claim_ns, "", d);
+		out->message = dra_cel_message(&sr, cls, claim_ns, "", d);
 		return done(out, DRA_CHECK_CEL_ERROR);
 	}
 	if (d->slice->per_device_node_selection &&

@@ -19,6 +19,8 @@
 /* Kubernetes resourceapi.AllocationResultsMaxSize. */
 #define DRA_ALLOC_RESULTS_MAX	32
 
+struct dra_npool;
+
 /* Every slice of one (driver, pool), any generation, in name order. */
 struct dra_apool {
 	char			*key;		/* driver KEY_SEP pool */
@@ -26,16 +28,46 @@ struct dra_apool {
 	const char		*name;
 	struct kube_slice     **slices;
 	size_t			 nslices, cap;
+	int64_t			 maxgen;	/* newest generation */
+	size_t			 nmaxgen;	/* slices of it */
+	/*
+	 * The pool built from all nmaxgen slices (what every node that
+	 * sees the whole pool gets), built on first use; memory in the
+	 * allocator's pool_mem.
+	 */
+	struct dra_npool	*full;
 	UT_hash_handle		 hh;
 };
 
-/* The slices whose spec.nodeName is one node. */
+/* The slices whose spec.nodeName is one node, with their pools. */
 struct dra_node_slices {
 	const char		*node;
 	struct kube_slice     **slices;
+	struct dra_apool      **aps;
 	size_t			 nslices, cap;
 	UT_hash_handle		 hh;
 };
+
+/*
+ * Scratch memory for one call: zeroed allocations from small malloc'd
+ * chunks, all freed at once.  (The snapshot's 1 MiB arena blocks cost
+ * a 1 MiB memset per call once malloc stops using mmap for them.)
+ */
+struct dra_scratch_chunk;
+struct dra_scratch {
+	struct dra_scratch_chunk	*head;
+};
+void	*dra_scratch_calloc(struct dra_scratch *s, size_t nmemb, size_t size);
+char	*dra_scratch_strdup(struct dra_scratch *s, const char *str);
+char	*dra_scratch_strndup(struct dra_scratch *s, const char *str,
+	    size_t n);
+void	 dra_scratch_release(struct dra_scratch *s);
+
+/*
+ * Names kube/model interns (driver, pool, counter-set and counter
+ * names): equal strings of one snapshot are one pointer.
+ */
+#define DRA_SAME(a, b)	((a) == (b))
 
 /* Consumed capacity of one (domain, id), in milli. */
 struct dra_cap_amount {
@@ -60,6 +92,13 @@ struct dra_held {
 	UT_hash_handle		 hh;
 };
 
+/* The held state of a published device, by its pointer. */
+struct dra_held_dev {
+	const struct kube_device	*dev;
+	struct dra_held			*h;
+	UT_hash_handle			 hh;
+};
+
 /* A compiled selector expression, shared by every use of its text. */
 struct dra_prog {
 	char			*expr;
@@ -78,18 +117,45 @@ enum dra_sel {
 	DRA_SEL_UNSUPPORTED,	/* msg */
 };
 
+/* The selector verdict for one device (msg borrowed from the cache). */
+struct dra_selres {
+	enum dra_sel	 verdict;
+	int		 is_class;	/* ERROR etc. came from class */
+	size_t		 selector;
+	const char	*msg;		/* CEL text, enhanced */
+};
+
+/*
+ * The selector expressions of a request, joined: requests with the same
+ * expressions (every claim made from one template) share verdicts.
+ */
+struct dra_sellist {
+	char		*key;
+	UT_hash_handle	 hh;
+};
+
+struct dra_reqsig {
+	const void		*req;
+	struct dra_sellist	*sig;
+	UT_hash_handle		 hh;
+};
+
 struct dra_selkey {
-	const void	*dev;
-	const void	*req;
+	const void	*slice;
+	const void	*sig;		/* struct dra_sellist */
 	const void	*cls;
 };
 
-struct dra_selres {
+/*
+ * Verdicts of one (request, class) for the devices of one slice:
+ * v[i] is 0 until device i is evaluated, then verdict + 1, is_class
+ * << 7 and selector << 8; msg[i] the text of an undecided verdict.
+ */
+struct dra_selslice {
 	struct dra_selkey	 key;
-	enum dra_sel		 verdict;
-	int			 is_class;	/* ERROR etc. came from class */
-	size_t			 selector;
-	char			*msg;		/* CEL text, enhanced */
+	uint32_t		*v;
+	char		       **msg;
+	size_t			 n;
 	UT_hash_handle		 hh;
 };
 
@@ -122,7 +188,7 @@ struct dra_gather {
 	const struct kube_node	*n;
 	struct dra_npool	*pools;
 	size_t			 npools;
-	struct dra_arena	 arena;
+	struct dra_scratch	 scratch;
 };
 
 struct dra_allocator {
@@ -134,12 +200,19 @@ struct dra_allocator {
 	struct dra_apool		*apools;	/* hash */
 	struct dra_node_slices		*on_node;	/* hash */
 	struct kube_slice	       **shared;	/* no nodeName */
+	struct dra_apool	       **shared_aps;
 	size_t				 nshared, capshared;
 	struct dra_held			*held;		/* hash */
+	struct dra_held_dev		*held_dev;	/* hash */
 	struct dra_prog			*progs;		/* hash */
-	struct dra_selres		*selres;	/* hash */
+	struct dra_selslice		*selslices;	/* hash */
+	struct dra_selslice		*last_ss;
+	struct dra_sellist		*sellists;	/* hash */
+	struct dra_reqsig		*reqsigs;	/* hash */
+	struct dra_reqsig		*last_rs;
 	struct dra_released		*released;	/* hash */
 	struct dra_gather		*last;		/* newest gather */
+	struct dra_scratch		 pool_mem;	/* dra_apool.full */
 	struct kube_device_alloc	*holders;	/* dra_device_check */
 	size_t				 nholders, capholders;
 };
@@ -150,14 +223,16 @@ char	*dra_device_key(char *buf, size_t len, const char *driver,
 	    const char *pool, const char *device);
 const struct dra_held *dra_held_get(const struct dra_allocator *a,
 	    const char *driver, const char *pool, const char *device);
+const struct dra_held *dra_held_of(const struct dra_allocator *a,
+	    const struct kube_device *d);
 int	dra_held_in_use(const struct dra_held *h);
 int	dra_held_allocated(const struct dra_held *h);
 int	dra_node_matches(const char *node, const struct kube_node *n,
 	    const char *node_name, int all_nodes,
 	    const struct kube_node_selector *sel);
-const struct dra_selres *dra_selectors(struct dra_allocator *a,
-	    const struct kube_device *d, const struct kube_device_request *r,
-	    const struct kube_device_class *cls);
+void	dra_selectors(struct dra_allocator *a, const struct kube_device *d,
+	    const struct kube_device_request *r,
+	    const struct kube_device_class *cls, struct dra_selres *out);
 char	*dra_cel_message(const struct dra_selres *sr,
 	    const struct kube_device_class *cls, const char *claim_ns,
 	    const char *claim_name, const struct kube_device *d);

@@ -91,22 +91,22 @@ cmp_npool(const void *a, const void *b)
 }
 
 static struct kube_slice **
-copy_slices(struct dra_gather *g, struct kube_slice **v, size_t n)
+copy_slices(struct dra_scratch *mem, struct kube_slice **v, size_t n)
 {
 	struct kube_slice	**out;
 
 	if (n == 0)
 		return NULL;
-	out = dra_arena_calloc(&g->arena, n, sizeof *out);
+	out = dra_scratch_calloc(mem, n, sizeof *out);
 	memcpy(out, v, n * sizeof *out);
 	return out;
 }
 
-static void	pool_invalid(struct dra_gather *, struct dra_npool *,
+static void	pool_invalid(struct dra_scratch *, struct dra_npool *,
 		    const char *, ...) __attribute__((format(printf, 3, 4)));
 
 static void
-pool_invalid(struct dra_gather *g, struct dra_npool *p, const char *fmt,
+pool_invalid(struct dra_scratch *mem, struct dra_npool *p, const char *fmt,
     ...)
 {
 	char	msg[768];
@@ -116,7 +116,7 @@ pool_invalid(struct dra_gather *g, struct dra_npool *p, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	p->invalid_reason = dra_arena_strdup(&g->arena, msg);
+	p->invalid_reason = dra_scratch_strdup(mem, msg);
 }
 
 static struct kube_counter_set *
@@ -125,14 +125,14 @@ find_set(struct dra_npool *p, const char *name)
 	size_t	i;
 
 	for (i = 0; i < p->nsets; i++)
-		if (strcmp(p->sets[i]->name, name) == 0)
+		if (DRA_SAME(p->sets[i]->name, name))
 			return p->sets[i];
 	return NULL;
 }
 
 /* validateDeviceCounterConsumption over v[0..n). */
 static int
-check_consumption(struct dra_gather *g, struct dra_npool *p,
+check_consumption(struct dra_scratch *mem, struct dra_npool *p,
     struct kube_slice **v, size_t n)
 {
 	struct kube_device_counters	*dc;
@@ -145,17 +145,17 @@ check_consumption(struct dra_gather *g, struct dra_npool *p,
 				dc = &v[i]->devices[j].consumes[k];
 				cs = find_set(p, dc->counter_set);
 				if (cs == NULL) {
-					pool_invalid(g, p, "counter set %s "
+					pool_invalid(mem, p, "counter set %s "
 					    "not found", dc->counter_set);
 					return 0;
 				}
 				for (c = 0; c < dc->ncounters; c++) {
 					for (m = 0; m < cs->ncounters; m++)
-						if (strcmp(cs->counters[m].name,
-						    dc->counters[c].name) == 0)
+						if (DRA_SAME(cs->counters[m].name,
+						    dc->counters[c].name))
 							break;
 					if (m == cs->ncounters) {
-						pool_invalid(g, p, "counter %s "
+						pool_invalid(mem, p, "counter %s "
 						    "not found in counter set "
 						    "%s", dc->counters[c].name,
 						    cs->name);
@@ -170,7 +170,7 @@ check_consumption(struct dra_gather *g, struct dra_npool *p,
 
 /* buildPool: relevant slices, plus all slices at that generation. */
 static void
-build_pool(struct dra_allocator *a, struct dra_gather *g,
+build_pool(struct dra_allocator *a, struct dra_scratch *mem,
     struct dra_npool *p, struct kube_slice **rel, size_t nrel,
     struct kube_slice **all, size_t nall)
 {
@@ -207,7 +207,7 @@ build_pool(struct dra_allocator *a, struct dra_gather *g,
 				others[nothers++] = sl;
 		}
 	}
-	p->slices = copy_slices(g, devs, ndevs);
+	p->slices = copy_slices(mem, devs, ndevs);
 	p->nslices = ndevs;
 
 	/* validateDeviceNames */
@@ -217,12 +217,12 @@ build_pool(struct dra_allocator *a, struct dra_gather *g,
 
 			HASH_FIND_STR(names, name, e);
 			if (e != NULL) {
-				pool_invalid(g, p, "duplicate device name %s",
+				pool_invalid(mem, p, "duplicate device name %s",
 				    name);
 				bad = 1;
 				break;
 			}
-			e = dra_arena_alloc(&g->arena, sizeof *e);
+			e = dra_scratch_calloc(mem, 1, sizeof *e);
 			e->name = name;
 			HASH_ADD_KEYPTR(hh, names, e->name, strlen(e->name),
 			    e);
@@ -237,13 +237,13 @@ build_pool(struct dra_allocator *a, struct dra_gather *g,
 	for (i = 0; i < nsetsl; i++)
 		p->nsets += sets[i]->ncounter_sets;
 	if (p->nsets > 0)
-		p->sets = dra_arena_calloc(&g->arena, p->nsets,
+		p->sets = dra_scratch_calloc(mem, p->nsets,
 		    sizeof *p->sets);
 	p->nsets = 0;
 	for (i = 0; i < nsetsl && !bad; i++) {
 		for (j = 0; j < sets[i]->ncounter_sets; j++) {
 			if (find_set(p, sets[i]->counter_sets[j].name)) {
-				pool_invalid(g, p, "duplicate counter set "
+				pool_invalid(mem, p, "duplicate counter set "
 				    "name %s", sets[i]->counter_sets[j].name);
 				bad = 1;
 				break;
@@ -253,10 +253,10 @@ build_pool(struct dra_allocator *a, struct dra_gather *g,
 	}
 	if (bad)
 		goto out;
-	if (!check_consumption(g, p, devs, ndevs) ||
-	    !check_consumption(g, p, others, nothers))
+	if (!check_consumption(mem, p, devs, ndevs) ||
+	    !check_consumption(mem, p, others, nothers))
 		goto out;
-	p->others = copy_slices(g, others, nothers);
+	p->others = copy_slices(mem, others, nothers);
 	p->nothers = nothers;
 out:
 	if (p->invalid) {
@@ -275,20 +275,16 @@ out:
 }
 
 static void
-add_relevant(struct dra_allocator *a, struct gpool **pools,
-    struct kube_slice *sl)
+add_relevant(struct gpool **pools, struct kube_slice *sl,
+    struct dra_apool *ap)
 {
 	struct gpool	*gp;
-	char		 key[1024];
 
-	snprintf(key, sizeof key, "%s%c%s", sl->driver, DRA_KEY_SEP,
-	    sl->pool_name);
-	HASH_FIND_STR(*pools, key, gp);
+	HASH_FIND_PTR(*pools, &ap, gp);
 	if (gp == NULL) {
 		gp = xcalloc(1, sizeof *gp);
-		HASH_FIND_STR(a->apools, key, gp->ap);
-		HASH_ADD_KEYPTR(hh, *pools, gp->ap->key, strlen(gp->ap->key),
-		    gp);
+		gp->ap = ap;
+		HASH_ADD_PTR(*pools, ap, gp);
 	}
 	/* addSlice */
 	if (gp->nslices > 0) {
@@ -307,13 +303,13 @@ add_relevant(struct dra_allocator *a, struct gpool **pools,
 
 static void
 consider(struct dra_allocator *a, struct gpool **pools, const char *node,
-    const struct kube_node *n, struct kube_slice *sl)
+    const struct kube_node *n, struct kube_slice *sl, struct dra_apool *ap)
 {
 	if (!(a->features & DRA_FEATURE_PARTITIONABLE) &&
 	    (sl->per_device_node_selection || sl->ncounter_sets > 0))
 		return;
 	if (slice_relevant(node, n, sl))
-		add_relevant(a, pools, sl);
+		add_relevant(pools, sl, ap);
 }
 
 struct dra_gather *
@@ -333,18 +329,19 @@ dra_gather_pools(struct dra_allocator *a, const char *node,
 	    strcmp(a->last->node, node) == 0)
 		return a->last;
 	g = xcalloc(1, sizeof *g);
-	dra_arena_init(&g->arena);
-	g->node = dra_arena_strdup(&g->arena, node ? node : "");
+	g->node = dra_scratch_strdup(&g->scratch, node ? node : "");
 	g->n = n;
 	if (node != NULL)
 		HASH_FIND_STR(a->on_node, node, ns);
 	if (ns != NULL)
 		for (i = 0; i < ns->nslices; i++)
-			consider(a, &pools, node, n, ns->slices[i]);
+			consider(a, &pools, node, n, ns->slices[i],
+			    ns->aps[i]);
 	for (i = 0; i < a->nshared; i++)
-		consider(a, &pools, node, n, a->shared[i]);
+		consider(a, &pools, node, n, a->shared[i],
+		    a->shared_aps[i]);
 
-	g->pools = dra_arena_calloc(&g->arena, HASH_COUNT(pools) + 1,
+	g->pools = dra_scratch_calloc(&g->scratch, HASH_COUNT(pools) + 1,
 	    sizeof *g->pools);
 	all = NULL;
 	HASH_ITER(hh, pools, gp, tgp) {
@@ -355,7 +352,24 @@ dra_gather_pools(struct dra_allocator *a, const char *node,
 		p->name = gp->ap->name;
 		want = gp->slices[0]->slice_count;
 		if ((int64_t)gp->nslices == want) {
-			build_pool(a, g, p, gp->slices, gp->nslices, NULL, 0);
+			if (gp->slices[0]->generation == gp->ap->maxgen &&
+			    gp->nslices == gp->ap->nmaxgen) {
+				/* The whole pool: built once, kept. */
+				if (gp->ap->full == NULL) {
+					gp->ap->full = dra_scratch_calloc(
+					    &a->pool_mem, 1,
+					    sizeof *gp->ap->full);
+					build_pool(a, &a->pool_mem,
+					    gp->ap->full, gp->slices,
+					    gp->nslices, NULL, 0);
+				}
+				*p = *gp->ap->full;
+				p->ap = gp->ap;
+				p->driver = gp->ap->driver;
+				p->name = gp->ap->name;
+			} else
+				build_pool(a, &g->scratch, p, gp->slices,
+				    gp->nslices, NULL, 0);
 			np++;
 			goto next;
 		}
@@ -377,7 +391,8 @@ dra_gather_pools(struct dra_allocator *a, const char *node,
 			np++;
 			goto next;
 		}
-		build_pool(a, g, p, gp->slices, gp->nslices, all, nall);
+		build_pool(a, &g->scratch, p, gp->slices, gp->nslices, all,
+		    nall);
 		np++;
 next:
 		HASH_DEL(pools, gp);
@@ -398,6 +413,6 @@ dra_gather_free(struct dra_gather *g)
 {
 	if (g == NULL)
 		return;
-	dra_arena_release(&g->arena);
+	dra_scratch_release(&g->scratch);
 	free(g);
 }

@@ -119,7 +119,6 @@ struct cpool {
 	struct dra_npool	*np;
 	int64_t		       **avail;		/* [set][counter] */
 	int64_t		       **used;
-	UT_hash_handle		 hh;
 };
 
 struct run {
@@ -130,8 +129,8 @@ struct run {
 	struct cl		*claims;
 	size_t			 nclaims;
 	struct ading		*ading;
-	struct cpool		*cpools;
-	struct dra_arena	 arena;
+	struct cpool	       **cps;		/* by pool index */
+	struct dra_scratch	 scratch;
 	uint64_t		 steps;
 	char			*msg;
 	int			 saw_undecided;	/* counting met a CEL error */
@@ -168,11 +167,11 @@ ading_get(struct run *r, const struct kube_device *d, int create)
 
 	HASH_FIND_PTR(r->ading, &d, e);
 	if (e == NULL && create) {
-		e = dra_arena_alloc(&r->arena, sizeof *e);
+		e = dra_scratch_calloc(&r->scratch, 1, sizeof *e);
 		e->d = d;
-		e->claims = dra_arena_calloc(&r->arena, r->nclaims + 1, 1);
+		e->claims = dra_scratch_calloc(&r->scratch, r->nclaims + 1, 1);
 		if (d->ncapacity > 0)
-			e->cap = dra_arena_calloc(&r->arena, d->ncapacity,
+			e->cap = dra_scratch_calloc(&r->scratch, d->ncapacity,
 			    sizeof *e->cap);
 		HASH_ADD_PTR(r->ading, d, e);
 	}
@@ -182,8 +181,7 @@ ading_get(struct run *r, const struct kube_device *d, int create)
 static const struct dra_held *
 held(struct run *r, const struct cand *c)
 {
-	return dra_held_get(r->a, c->sl->driver, c->sl->pool_name,
-	    c->d->name);
+	return dra_held_of(r->a, c->d);
 }
 
 /* deviceInUse */
@@ -234,25 +232,25 @@ static int
 selectable(struct run *r, size_t ci, const struct rdata *rd,
     const struct cand *c)
 {
-	const struct dra_selres	*sr;
+	struct dra_selres	 sr;
 	const struct kube_device	*d = c->d;
 
 	if (!(r->a->features & DRA_FEATURE_BINDING_CONDITIONS) &&
 	    d->nbinding_conditions > 0)
 		return 0;
-	sr = dra_selectors(r->a, d, rd->req, rd->cls);
-	switch (sr->verdict) {
+	dra_selectors(r->a, d, rd->req, rd->cls, &sr);
+	switch (sr.verdict) {
 	case DRA_SEL_MATCH:
 		break;
 	case DRA_SEL_CLASS_FALSE:
 	case DRA_SEL_REQ_FALSE:
 		return 0;
 	case DRA_SEL_UNSUPPORTED:
-		set_msg(r, dra_cel_message(sr, rd->cls,
+		set_msg(r, dra_cel_message(&sr, rd->cls,
 		    r->claims[ci].ref->namespace, r->claims[ci].ref->name, d));
 		return R_UNSUP;
 	default:
-		set_msg(r, dra_cel_message(sr, rd->cls,
+		set_msg(r, dra_cel_message(&sr, rd->cls,
 		    r->claims[ci].ref->namespace, r->claims[ci].ref->name, d));
 		return R_ERR;
 	}
@@ -272,22 +270,30 @@ cpool_get(struct run *r, const struct cand *c)
 	struct kube_slice	       **v;
 	struct kube_device		*d;
 	struct kube_device_counters	*dc;
-	size_t				 i, j, k, m, q, w, nv;
+	size_t				 i, j, k, m, q, w, nv, pi;
 
-	HASH_FIND_STR(r->cpools, np->name, cp);
-	if (cp != NULL)
+	pi = (size_t)(np - r->g->pools);
+	if ((cp = r->cps[pi]) != NULL)
 		return cp;
-	cp = dra_arena_alloc(&r->arena, sizeof *cp);
+	/* availableCounters is keyed by the pool's name alone. */
+	for (i = 0; i < r->g->npools; i++) {
+		if (r->cps[i] != NULL && DRA_SAME(r->cps[i]->name,
+		    np->name)) {
+			r->cps[pi] = r->cps[i];
+			return r->cps[i];
+		}
+	}
+	cp = dra_scratch_calloc(&r->scratch, 1, sizeof *cp);
 	cp->name = np->name;
 	cp->np = np;
-	cp->avail = dra_arena_calloc(&r->arena, np->nsets + 1,
+	cp->avail = dra_scratch_calloc(&r->scratch, np->nsets + 1,
 	    sizeof *cp->avail);
-	cp->used = dra_arena_calloc(&r->arena, np->nsets + 1,
+	cp->used = dra_scratch_calloc(&r->scratch, np->nsets + 1,
 	    sizeof *cp->used);
 	for (i = 0; i < np->nsets; i++) {
-		cp->avail[i] = dra_arena_calloc(&r->arena,
+		cp->avail[i] = dra_scratch_calloc(&r->scratch,
 		    np->sets[i]->ncounters + 1, sizeof **cp->avail);
-		cp->used[i] = dra_arena_calloc(&r->arena,
+		cp->used[i] = dra_scratch_calloc(&r->scratch,
 		    np->sets[i]->ncounters + 1, sizeof **cp->used);
 		for (j = 0; j < np->sets[i]->ncounters; j++)
 			cp->avail[i][j] = np->sets[i]->counters[j].value.milli;
@@ -298,14 +304,14 @@ cpool_get(struct run *r, const struct cand *c)
 		for (i = 0; i < nv; i++) {
 			for (j = 0; j < v[i]->ndevices; j++) {
 				d = &v[i]->devices[j];
-				if (!dra_held_allocated(dra_held_get(r->a,
-				    v[i]->driver, v[i]->pool_name, d->name)))
+				if (d->nconsumes == 0 ||
+				    !dra_held_allocated(dra_held_of(r->a, d)))
 					continue;
 				for (k = 0; k < d->nconsumes; k++) {
 					dc = &d->consumes[k];
 					for (m = 0; m < np->nsets; m++)
-						if (strcmp(np->sets[m]->name,
-						    dc->counter_set) == 0)
+						if (DRA_SAME(np->sets[m]->name,
+						    dc->counter_set))
 							break;
 					if (m == np->nsets)
 						continue;
@@ -314,7 +320,7 @@ cpool_get(struct run *r, const struct cand *c)
 
 						for (x = 0; x < np->sets[m]->
 						    ncounters; x++) {
-							if (strcmp(np->sets[m]->counters[x].name, dc->counters[q].name) == 0) {
+							if (DRA_SAME(np->sets[m]->counters[x].name, dc->counters[q].name)) {
 								cp->avail[m][x] -= dc->counters[q].value.milli;
 								break;
 							}
@@ -324,7 +330,7 @@ cpool_get(struct run *r, const struct cand *c)
 			}
 		}
 	}
-	HASH_ADD_KEYPTR(hh, r->cpools, cp->name, strlen(cp->name), cp);
+	r->cps[pi] = cp;
 	return cp;
 }
 
@@ -339,14 +345,14 @@ counters_add(struct cpool *cp, const struct kube_device *d, int sign)
 	for (k = 0; k < d->nconsumes; k++) {
 		dc = &d->consumes[k];
 		for (m = 0; m < np->nsets; m++)
-			if (strcmp(np->sets[m]->name, dc->counter_set) == 0)
+			if (DRA_SAME(np->sets[m]->name, dc->counter_set))
 				break;
 		if (m == np->nsets)
 			continue;	/* never checked upstream either */
 		for (q = 0; q < dc->ncounters; q++) {
 			for (x = 0; x < np->sets[m]->ncounters; x++) {
-				if (strcmp(np->sets[m]->counters[x].name,
-				    dc->counters[q].name) == 0) {
+				if (DRA_SAME(np->sets[m]->counters[x].name,
+				    dc->counters[q].name)) {
 					cp->used[m][x] += sign *
 					    dc->counters[q].value.milli;
 					break;
@@ -453,7 +459,7 @@ cons_add(struct run *r, struct cons *k, const struct rdata *rd,
 		if (strcmp(k->seen[i].req, rd->base) == 0)
 			break;
 	if (i == k->nseen) {
-		struct seen *nv = dra_arena_calloc(&r->arena, k->nseen + 1,
+		struct seen *nv = dra_scratch_calloc(&r->scratch, k->nseen + 1,
 		    sizeof *nv);
 
 		if (k->nseen > 0)
@@ -827,11 +833,11 @@ split_attr(struct run *r, struct cons *k, const char *fq)
 
 	if (slash == NULL) {
 		k->domain = NULL;
-		k->id = dra_arena_strdup(&r->arena, fq);
+		k->id = dra_scratch_strdup(&r->scratch, fq);
 		return;
 	}
-	k->domain = dra_arena_strndup(&r->arena, fq, (size_t)(slash - fq));
-	k->id = dra_arena_strdup(&r->arena, slash + 1);
+	k->domain = dra_scratch_strndup(&r->scratch, fq, (size_t)(slash - fq));
+	k->id = dra_scratch_strdup(&r->scratch, slash + 1);
 }
 
 /* The checks of Allocate before the search; KUBE_OK or R_ERR/R_UNSUP. */
@@ -854,7 +860,7 @@ prepare(struct run *r)
 		spec = claim->ref->spec;
 		claim_obj(claim, obj, sizeof obj);
 		claim->nreqs = spec->nrequests;
-		claim->reqs = dra_arena_calloc(&r->arena, spec->nrequests + 1,
+		claim->reqs = dra_scratch_calloc(&r->scratch, spec->nrequests + 1,
 		    sizeof *claim->reqs);
 		min_claim = 0;
 		for (ri = 0; ri < spec->nrequests; ri++) {
@@ -870,7 +876,7 @@ prepare(struct run *r)
 				return R_ERR;
 			}
 			q->nsubs = q->has_subs ? kr->nfirst_available : 1;
-			q->subs = dra_arena_calloc(&r->arena, q->nsubs,
+			q->subs = dra_scratch_calloc(&r->scratch, q->nsubs,
 			    sizeof *q->subs);
 			if (!(r->a->features &
 			    DRA_FEATURE_CONSUMABLE_CAPACITY)) {
@@ -904,7 +910,7 @@ prepare(struct run *r)
 				if (q->has_subs) {
 					rd->req = &kr->first_available[si];
 					rd->sub = rd->req->name;
-					rd->full = dra_arena_calloc(&r->arena,
+					rd->full = dra_scratch_calloc(&r->scratch,
 					    strlen(kr->name) +
 					    strlen(rd->sub) + 2, 1);
 					sprintf(rd->full, "%s/%s", kr->name,
@@ -933,7 +939,7 @@ prepare(struct run *r)
 			return R_ERR;
 		}
 		claim->ncons = spec->nconstraints;
-		claim->cons = dra_arena_calloc(&r->arena,
+		claim->cons = dra_scratch_calloc(&r->scratch,
 		    spec->nconstraints + 1, sizeof *claim->cons);
 		for (k = 0; k < spec->nconstraints; k++) {
 			kc = &spec->constraints[k];
@@ -1303,10 +1309,11 @@ dra_allocate(struct dra_allocator *a, const char *node,
 	r.a = a;
 	r.node = node;
 	r.n = n;
-	dra_arena_init(&r.arena);
 	r.g = dra_gather_pools(a, node, n);
+	r.cps = dra_scratch_calloc(&r.scratch, r.g->npools + 1,
+	    sizeof *r.cps);
 	r.nclaims = nclaims;
-	r.claims = dra_arena_calloc(&r.arena, nclaims + 1, sizeof *r.claims);
+	r.claims = dra_scratch_calloc(&r.scratch, nclaims + 1, sizeof *r.claims);
 	for (i = 0; i < nclaims; i++)
 		r.claims[i].ref = &claims[i];
 
@@ -1364,9 +1371,8 @@ dra_allocate(struct dra_allocator *a, const char *node,
 		}
 	}
 	HASH_CLEAR(hh, r.ading);
-	HASH_CLEAR(hh, r.cpools);
 	free(r.msg);
-	dra_arena_release(&r.arena);
+	dra_scratch_release(&r.scratch);
 	return KUBE_OK;
 }
 

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "xmalloc.h"
 
 #define KEY_MAX		1024
@@ -32,14 +33,91 @@ dra_device_key(char *buf, size_t len, const char *driver, const char *pool,
 	return buf;
 }
 
+struct dra_scratch_chunk {
+	struct dra_scratch_chunk	*next;
+	size_t				 size;
+	size_t				 fill;
+	max_align_t			 data[];
+};
+
+#define SCRATCH_CHUNK	(32 * 1024)
+
+void *
+dra_scratch_calloc(struct dra_scratch *s, size_t nmemb, size_t size)
+{
+	struct dra_scratch_chunk	*c = s->head;
+	size_t				 want, csize;
+	void				*p;
+
+	if (nmemb != 0 && size > SIZE_MAX / nmemb)
+		abort();
+	want = nmemb * size;
+	if (want == 0)
+		want = 1;
+	want = (want + sizeof(max_align_t) - 1) &
+	    ~(sizeof(max_align_t) - 1);
+	if (c == NULL || c->size - c->fill < want) {
+		csize = want > SCRATCH_CHUNK / 4 ? want : SCRATCH_CHUNK;
+		c = xmalloc(sizeof *c + csize);
+		c->size = csize;
+		c->fill = 0;
+		if (csize == SCRATCH_CHUNK || s->head == NULL) {
+			c->next = s->head;
+			s->head = c;
+		} else {
+			/* A big one-off: keep filling the current chunk. */
+			c->next = s->head->next;
+			s->head->next = c;
+		}
+	}
+	p = (char *)c->data + c->fill;
+	c->fill += want;
+	memset(p, 0, want);
+	return p;
+}
+
+char *
+dra_scratch_strndup(struct dra_scratch *s, const char *str, size_t n)
+{
+	char	*p;
+
+	if (str == NULL)
+		return NULL;
+	p = dra_scratch_calloc(s, n + 1, 1);
+	memcpy(p, str, n);
+	return p;
+}
+
+char *
+dra_scratch_strdup(struct dra_scratch *s, const char *str)
+{
+	return str == NULL ? NULL : dra_scratch_strndup(s, str, strlen(str));
+}
+
+void
+dra_scratch_release(struct dra_scratch *s)
+{
+	struct dra_scratch_chunk	*c, *next;
+
+	for (c = s->head; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+	s->head = NULL;
+}
+
 static void
-push_slice(struct kube_slice ***v, size_t *n, size_t *cap,
-    struct kube_slice *sl)
+push_slice(struct kube_slice ***v, struct dra_apool ***aps, size_t *n,
+    size_t *cap, struct kube_slice *sl, struct dra_apool *ap)
 {
 	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 8;
 		*v = xreallocarray(*v, *cap, sizeof **v);
+		if (aps != NULL)
+			*aps = xreallocarray(*aps, *cap, sizeof **aps);
 	}
+	if (aps != NULL)
+		(*aps)[*n] = ap;
 	(*v)[(*n)++] = sl;
 }
 
@@ -70,6 +148,25 @@ dra_held_get(const struct dra_allocator *a, const char *driver,
 	dra_device_key(key, sizeof key, driver, pool, device);
 	HASH_FIND_STR(a->held, key, h);
 	return h;
+}
+
+/* The held state of d: by pointer, or by ID for a device of a stale slice. */
+const struct dra_held *
+dra_held_of(const struct dra_allocator *a, const struct kube_device *d)
+{
+	struct dra_held_dev	*e;
+
+	if (d->pool != NULL) {
+		/* No allocation result names d (kube_snapshot_finish). */
+		if (d->nallocs == 0)
+			return NULL;
+		HASH_FIND_PTR(a->held_dev, &d, e);
+		return e != NULL ? e->h : NULL;
+	}
+	if (d->slice == NULL)
+		return NULL;
+	return dra_held_get(a, d->slice->driver, d->slice->pool_name,
+	    d->name);
 }
 
 /* AllocatedDevices.Has(id): a dedicated, non-admin result names it. */
@@ -107,6 +204,18 @@ held_claim(struct dra_allocator *a, const struct kube_claim *c, int sign)
 		if (r->admin_access)
 			continue;
 		h = held_get_or_add(a, r->driver, r->pool, r->device);
+		if (sign > 0 && r->dev != NULL) {
+			struct dra_held_dev	*e;
+			const struct kube_device *dev = r->dev;
+
+			HASH_FIND_PTR(a->held_dev, &dev, e);
+			if (e == NULL) {
+				e = dra_arena_alloc(&a->arena, sizeof *e);
+				e->dev = dev;
+				e->h = h;
+				HASH_ADD_PTR(a->held_dev, dev, e);
+			}
+		}
 		if ((a->features & DRA_FEATURE_CONSUMABLE_CAPACITY) &&
 		    r->share_id != NULL) {
 			h->nshared += sign;
@@ -187,7 +296,14 @@ dra_allocator_new(const struct kube_snapshot *s,
 			HASH_ADD_KEYPTR(hh, a->apools, ap->key,
 			    strlen(ap->key), ap);
 		}
-		push_slice(&ap->slices, &ap->nslices, &ap->cap, sl);
+		push_slice(&ap->slices, NULL, &ap->nslices, &ap->cap, sl,
+		    NULL);
+		if (ap->nslices == 1 || sl->generation > ap->maxgen) {
+			ap->maxgen = sl->generation;
+			ap->nmaxgen = 0;
+		}
+		if (sl->generation == ap->maxgen)
+			ap->nmaxgen++;
 		if (sl->node_name != NULL && *sl->node_name != '\0') {
 			HASH_FIND_STR(a->on_node, sl->node_name, ns);
 			if (ns == NULL) {
@@ -196,10 +312,11 @@ dra_allocator_new(const struct kube_snapshot *s,
 				HASH_ADD_KEYPTR(hh, a->on_node, ns->node,
 				    strlen(ns->node), ns);
 			}
-			push_slice(&ns->slices, &ns->nslices, &ns->cap, sl);
+			push_slice(&ns->slices, &ns->aps, &ns->nslices,
+			    &ns->cap, sl, ap);
 		} else
-			push_slice(&a->shared, &a->nshared, &a->capshared,
-			    sl);
+			push_slice(&a->shared, &a->shared_aps, &a->nshared,
+			    &a->capshared, sl, ap);
 	}
 	for (i = 0; i < s->claims.n; i++)
 		held_claim(a, s->claims.v[i], 1);
@@ -213,9 +330,13 @@ dra_allocator_free(struct dra_allocator *a)
 	struct dra_apool	*ap, *tap;
 	struct dra_node_slices	*ns, *tns;
 	struct dra_held		*h, *th;
+	struct dra_held_dev	*hd, *thd;
 	struct dra_prog		*p, *tp;
-	struct dra_selres	*r, *tr;
+	struct dra_selslice	*ss, *tss;
 	struct dra_released	*rl, *trl;
+	struct dra_sellist	*sg, *tsg;
+	struct dra_reqsig	*rs, *trs;
+	size_t			 i;
 
 	if (a == NULL)
 		return;
@@ -226,25 +347,37 @@ dra_allocator_free(struct dra_allocator *a)
 	HASH_ITER(hh, a->on_node, ns, tns) {
 		HASH_DEL(a->on_node, ns);
 		free(ns->slices);
+		free(ns->aps);
 	}
 	HASH_ITER(hh, a->held, h, th) {
 		HASH_DEL(a->held, h);
 		free(h->cap);
 	}
+	HASH_ITER(hh, a->held_dev, hd, thd)
+		HASH_DEL(a->held_dev, hd);
 	HASH_ITER(hh, a->progs, p, tp) {
 		HASH_DEL(a->progs, p);
 		dra_cel_free(p->prog);
 	}
-	HASH_ITER(hh, a->selres, r, tr) {
-		HASH_DEL(a->selres, r);
-		free(r->msg);
-		free(r);
+	HASH_ITER(hh, a->selslices, ss, tss) {
+		HASH_DEL(a->selslices, ss);
+		for (i = 0; ss->msg != NULL && i < ss->n; i++)
+			free(ss->msg[i]);
+		free(ss->msg);
+		free(ss->v);
+		free(ss);
 	}
+	HASH_ITER(hh, a->sellists, sg, tsg)
+		HASH_DEL(a->sellists, sg);
+	HASH_ITER(hh, a->reqsigs, rs, trs)
+		HASH_DEL(a->reqsigs, rs);
 	HASH_ITER(hh, a->released, rl, trl) {
 		HASH_DEL(a->released, rl);
 	}
 	dra_gather_free(a->last);
+	dra_scratch_release(&a->pool_mem);
 	free(a->shared);
+	free(a->shared_aps);
 	free(a->holders);
 	dra_arena_release(&a->arena);
 	free(a);
@@ -320,11 +453,14 @@ enhance(const char *msg)
 	return xstrdup(msg);
 }
 
-/* One list of selectors; 1 all true, 0 one false, -1 other verdict. */
+/*
+ * One list of selectors; 1 all true, 0 one false, -1 other verdict.
+ * *msg is set (owned) for an undecided verdict.
+ */
 static int
 eval_list(struct dra_allocator *a, const struct kube_device *d,
     const char *const *sel, size_t nsel, int is_class,
-    struct dra_selres *r)
+    struct dra_selres *r, char **msg)
 {
 	struct dra_prog	*p;
 	struct dra_err	 err;
@@ -337,7 +473,7 @@ eval_list(struct dra_allocator *a, const struct kube_device *d,
 		p = prog_get(a, sel[i] != NULL ? sel[i] : "");
 		if (p->prog == NULL) {
 			r->verdict = DRA_SEL_COMPILE;
-			r->msg = xstrdup(p->compile_err ? p->compile_err :
+			*msg = xstrdup(p->compile_err ? p->compile_err :
 			    "compile failed");
 			return -1;
 		}
@@ -352,48 +488,129 @@ eval_list(struct dra_allocator *a, const struct kube_device *d,
 		}
 		if (v == DRA_CEL_UNSUPPORTED) {
 			r->verdict = DRA_SEL_UNSUPPORTED;
-			r->msg = xstrdup(err.msg);
+			*msg = xstrdup(err.msg);
 			return -1;
 		}
 		r->verdict = DRA_SEL_ERROR;
-		r->msg = enhance(err.msg);
+		*msg = enhance(err.msg);
 		return -1;
 	}
 	return 1;
+}
+
+static void
+eval_device(struct dra_allocator *a, const struct kube_device *d,
+    const struct kube_device_request *r, const struct kube_device_class *cls,
+    struct dra_selres *out, char **msg)
+{
+	memset(out, 0, sizeof *out);
+	*msg = NULL;
+	if ((cls == NULL || eval_list(a, d, cls->selectors, cls->nselectors,
+	    1, out, msg) == 1) && eval_list(a, d, r->selectors, r->nselectors,
+	    0, out, msg) == 1) {
+		out->verdict = DRA_SEL_MATCH;
+		out->selector = 0;
+		out->is_class = 0;
+	}
 }
 
 /*
  * Class selectors, then request selectors (selectorsMatch, called
  * twice by isSelectable); the verdict is cached per (device, request,
  * class) for the allocator's life, as deviceMatchesRequest caches it
- * for one Allocate call.
+ * for one Allocate call, in one array per slice.
  */
-const struct dra_selres *
-dra_selectors(struct dra_allocator *a, const struct kube_device *d,
-    const struct kube_device_request *r, const struct kube_device_class *cls)
+static struct dra_sellist *
+request_sig(struct dra_allocator *a, const struct kube_device_request *r)
 {
-	struct dra_selres	*sr;
-	struct dra_selkey	 key;
+	struct dra_reqsig	*rs = a->last_rs;
+	struct dra_sellist	*sig;
+	struct dra_buf		 b;
+	size_t			 i;
 
-	memset(&key, 0, sizeof key);
-	key.dev = d;
-	key.req = r;
-	key.cls = cls;
-	HASH_FIND(hh, a->selres, &key, sizeof key, sr);
-	if (sr != NULL)
-		return sr;
-	sr = xcalloc(1, sizeof *sr);
-	sr->key = key;
-	sr->verdict = DRA_SEL_MATCH;
-	if ((cls == NULL || eval_list(a, d, cls->selectors, cls->nselectors,
-	    1, sr) == 1) && eval_list(a, d, r->selectors, r->nselectors, 0,
-	    sr) == 1) {
-		sr->verdict = DRA_SEL_MATCH;
-		sr->selector = 0;
-		sr->is_class = 0;
+	if (rs != NULL && rs->req == r)
+		return rs->sig;
+	HASH_FIND_PTR(a->reqsigs, &r, rs);
+	if (rs == NULL) {
+		dra_buf_init(&b, SIZE_MAX / 2);
+		for (i = 0; i < r->nselectors; i++) {
+			dra_buf_adds(&b, r->selectors[i] ? r->selectors[i] :
+			    "");
+			dra_buf_add(&b, "\x1e", 1);
+		}
+		HASH_FIND_STR(a->sellists, dra_buf_str(&b), sig);
+		if (sig == NULL) {
+			sig = dra_arena_alloc(&a->arena, sizeof *sig);
+			sig->key = dra_arena_strdup(&a->arena,
+			    dra_buf_str(&b));
+			HASH_ADD_KEYPTR(hh, a->sellists, sig->key,
+			    strlen(sig->key), sig);
+		}
+		dra_buf_release(&b);
+		rs = dra_arena_alloc(&a->arena, sizeof *rs);
+		rs->req = r;
+		rs->sig = sig;
+		HASH_ADD_PTR(a->reqsigs, req, rs);
 	}
-	HASH_ADD(hh, a->selres, key, sizeof key, sr);
-	return sr;
+	a->last_rs = rs;
+	return rs->sig;
+}
+
+void
+dra_selectors(struct dra_allocator *a, const struct kube_device *d,
+    const struct kube_device_request *r, const struct kube_device_class *cls,
+    struct dra_selres *out)
+{
+	struct dra_selslice	*ss = a->last_ss;
+	struct dra_selkey	 key;
+	const struct kube_slice	*sl = d->slice;
+	const void		*sig;
+	size_t			 i;
+	uint32_t		 v;
+	char			*msg;
+
+	if (sl == NULL || d < sl->devices || d >= sl->devices +
+	    sl->ndevices) {
+		/* Not in its slice's array: evaluate, cache nothing. */
+		eval_device(a, d, r, cls, out, &msg);
+		free(msg);
+		out->msg = NULL;
+		return;
+	}
+	i = (size_t)(d - sl->devices);
+	sig = request_sig(a, r);
+	if (ss == NULL || ss->key.slice != sl || ss->key.sig != sig ||
+	    ss->key.cls != cls) {
+		memset(&key, 0, sizeof key);
+		key.slice = sl;
+		key.sig = sig;
+		key.cls = cls;
+		HASH_FIND(hh, a->selslices, &key, sizeof key, ss);
+		if (ss == NULL) {
+			ss = xcalloc(1, sizeof *ss);
+			ss->key = key;
+			ss->n = sl->ndevices;
+			ss->v = xcalloc(ss->n, sizeof *ss->v);
+			HASH_ADD(hh, a->selslices, key, sizeof key, ss);
+		}
+		a->last_ss = ss;
+	}
+	if ((v = ss->v[i]) == 0) {
+		eval_device(a, d, r, cls, out, &msg);
+		if (msg != NULL) {
+			if (ss->msg == NULL)
+				ss->msg = xcalloc(ss->n, sizeof *ss->msg);
+			ss->msg[i] = msg;
+		}
+		v = ((uint32_t)out->verdict + 1) |
+		    ((uint32_t)(out->is_class != 0) << 7) |
+		    ((uint32_t)out->selector << 8);
+		ss->v[i] = v;
+	}
+	out->verdict = (enum dra_sel)((v & 0x7f) - 1);
+	out->is_class = (v >> 7) & 1;
+	out->selector = v >> 8;
+	out->msg = ss->msg != NULL ? ss->msg[i] : NULL;
 }
 
 /* The allocator's error text for a selector that could not decide. */
@@ -415,13 +632,14 @@ dra_cel_message(const struct dra_selres *sr,
 	case DRA_SEL_ERROR:
 		return xasprintf("%s: selector #%zu on device %s/%s/%s: CEL "
 		    "runtime error: %s", who, sr->selector, driver, pool,
-		    d->name, sr->msg);
+		    d->name, sr->msg ? sr->msg : "");
 	case DRA_SEL_COMPILE:
 		return xasprintf("%s: selector #%zu: CEL compile error: %s",
-		    who, sr->selector, sr->msg);
+		    who, sr->selector, sr->msg ? sr->msg : "");
 	case DRA_SEL_UNSUPPORTED:
 		return xasprintf("%s: selector #%zu on device %s/%s/%s: %s",
-		    who, sr->selector, driver, pool, d->name, sr->msg);
+		    who, sr->selector, driver, pool, d->name,
+		    sr->msg ? sr->msg : "");
 	default:
 		return NULL;
 	}
