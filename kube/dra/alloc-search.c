@@ -771,7 +771,8 @@ validate_request(struct run *r, size_t ci, struct rdata *rd)
 	}
 	switch (req->mode) {
 	case KUBE_MODE_EXACT_COUNT:
-		rd->ndev = req->count;
+		/* The API server defaults count 0 (unset) to 1. */
+		rd->ndev = req->count > 0 ? req->count : 1;
 		return KUBE_OK;
 	case KUBE_MODE_ALL:
 		break;
@@ -1338,6 +1339,16 @@ dra_allocate(struct dra_allocator *a, const char *node,
 		res->status = DRA_ALLOC_UNKNOWN;
 		res->message = r.msg;
 		r.msg = NULL;
+		break;
+	case R_EXCEEDED:
+		/*
+		 * From the first claim, allocateOne's
+		 * errAllocationResultMaxSizeExceeded reaches Allocate,
+		 * which returns it as the error.
+		 */
+		res->status = DRA_ALLOC_ERROR;
+		res->message = xstrdup("allocation max size exceeded");
+		res->blocks_everywhere = 1;
 		break;
 	case R_STOP:
 		res->status = DRA_ALLOC_UNKNOWN;

@@ -1215,6 +1215,130 @@ test_blowup_bound(void **state)
 	kube_snapshot_free(s);
 }
 
+
+/* Selectors: the verdicts, the runtime errors, the evidence. */
+static const char selectors_yaml[] = NODE("n1")
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: DeviceClass\n"
+    "metadata: {name: gpu}\n"
+    "spec:\n"
+    "  selectors:\n"
+    "  - cel: {expression: \"device.driver == 'gpu.example.com'\"}\n"
+    "  - cel: {expression: \"device.attributes['gpu.example.com'].model "
+    "!= 'old'\"}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: n1-gpu}\n"
+    "spec:\n"
+    "  driver: gpu.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: n1, generation: 2, resourceSliceCount: 1}\n"
+    "  devices:\n"
+    "  - {name: g0, attributes: {model: {string: old}, mem: {int: 80}}}\n"
+    "  - {name: g1, attributes: {model: {string: new}, mem: {int: 40}}}\n"
+    "  - {name: g2, attributes: {model: {string: new}, mem: {int: 80}}}\n"
+    "  - {name: g3, attributes: {mem: {int: 80}}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: n1-gpu-old}\n"
+    "spec:\n"
+    "  driver: gpu.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+    "  devices:\n"
+    "  - {name: g9, attributes: {model: {string: new}, mem: {int: 80}}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: big, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - name: r\n"
+    "      exactly:\n"
+    "        deviceClassName: gpu\n"
+    "        count: 0\n"
+    "        selectors:\n"
+    "        - cel: {expression: \"device.attributes['gpu.example.com']"
+    ".mem >= 80\"}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: two-big, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - name: r\n"
+    "      exactly:\n"
+    "        deviceClassName: gpu\n"
+    "        count: 2\n"
+    "        selectors:\n"
+    "        - cel: {expression: \"device.attributes['gpu.example.com']"
+    ".mem >= 80\"}\n";
+
+static void
+test_selectors(void **state)
+{
+	struct kube_snapshot	*s;
+	struct dra_allocator	*a;
+	struct dra_alloc_result	 res;
+	struct dra_check_detail	 det;
+	const struct kube_device_request *r;
+
+	(void)state;
+	s = load(selectors_yaml);
+	a = new_alloc(s, NULL);
+	r = kube_snapshot_claim(s, "ns", "big")->spec.requests[0].exactly;
+	/* g0: class selector #1 false; g1: request selector false. */
+	assert_int_equal(dra_device_check(a, "n1", NULL, "ns", r,
+	    kube_snapshot_device(s, "gpu.example.com", "n1", "g0"), &det),
+	    DRA_CHECK_CLASS_SELECTOR);
+	assert_int_equal(det.selector, 1);
+	free(det.message);
+	assert_int_equal(dra_device_check(a, "n1", NULL, "ns", r,
+	    kube_snapshot_device(s, "gpu.example.com", "n1", "g1"), &det),
+	    DRA_CHECK_REQUEST_SELECTOR);
+	assert_int_equal(det.selector, 0);
+	free(det.message);
+	assert_int_equal(dra_device_check(a, "n1", NULL, "ns", r,
+	    kube_snapshot_device(s, "gpu.example.com", "n1", "g2"), &det),
+	    DRA_CHECK_OK);
+	free(det.message);
+	/* g3 lacks "model": the class's selector #1 fails to evaluate. */
+	assert_int_equal(dra_device_check(a, "n1", NULL, "ns", r,
+	    kube_snapshot_device(s, "gpu.example.com", "n1", "g3"), &det),
+	    DRA_CHECK_CEL_ERROR);
+	assert_int_equal(det.selector, 1);
+	assert_string_equal(det.message, "class gpu: selector #1 on device "
+	    "gpu.example.com/n1/g3: CEL runtime error: no such key: model. "
+	    "consider using CEL optional chaining (.? followed by orValue()) "
+	    "or guarding the check with has() for optional fields");
+	free(det.message);
+	/* g9 is in a slice of an older generation. */
+	assert_int_equal(dra_device_check(a, "n1", NULL, "ns", r,
+	    s->slices.v[1]->devices, &det), DRA_CHECK_STALE);
+	assert_string_equal(s->slices.v[1]->devices[0].name, "g9");
+	free(det.message);
+	/* count 0 is one device (API defaulting); g2 fits before g3. */
+	alloc_claim(a, s, "ns", "big", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res), "gpu.example.com/n1/g2");
+	dra_alloc_result_free(&res);
+	/* A second device means evaluating g3: the error aborts. */
+	alloc_claim(a, s, "ns", "two-big", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_ERROR);
+	assert_true(res.blocks_everywhere);
+	assert_string_equal(res.message, "class gpu: selector #1 on device "
+	    "gpu.example.com/n1/g3: CEL runtime error: no such key: model. "
+	    "consider using CEL optional chaining (.? followed by orValue()) "
+	    "or guarding the check with has() for optional fields");
+	dra_alloc_result_free(&res);
+	dra_allocator_free(a);
+	kube_snapshot_free(s);
+}
+
 static void
 test_node_selector_match(void **state)
 {
@@ -1271,6 +1395,7 @@ main(void)
 		cmocka_unit_test(test_all_and_admin),
 		cmocka_unit_test(test_invalid_pool_and_selectors),
 		cmocka_unit_test(test_blowup_bound),
+		cmocka_unit_test(test_selectors),
 		cmocka_unit_test(test_cases_match_records),
 	};
 
