@@ -262,8 +262,10 @@ char	*dra_why_text(const char *target, const struct dra_why *w);
  * "claim" (ns/name or null), "allocatable" (true, false, or null when
  * unknown), "verdict" (dra_why_verdict_name()), "summary", "node" (the
  * first node that fits, or the allocated node), "devices": [{"claim",
- * "request", "driver", "pool", "device"}], "nodesConsidered",
- * "fitNodes": [names], "release": ["ns/name"], "reasons": [{"node" (null:
+ * "request", "driver", "pool", "device", and when set "adminAccess":
+ * true, "consumedCapacity": "memory=40Gi"}], "nodesConsidered",
+ * "fitNodes": [names], "release": ["ns/name"], "releaseNeeds" ("none",
+ * "any": one of release[] is enough, "all"), "reasons": [{"node" (null:
  * every node), "claim", "request", "code", "message", "evidence":
  * [lines]}]}.  Returns a new cJSON tree the caller deletes.
  */

@@ -58,13 +58,19 @@ dra_why_text(const char *target, const struct dra_why *w)
 		    " (on node " : "", w->node != NULL ? w->node : "",
 		    w->node != NULL ? ")" : "");
 		for (i = 0; i < w->ndevices; i++)
-			dra_buf_addf(&b, "  %s request %s: %s/%s/%s\n",
+			dra_buf_addf(&b, "  %s request %s: %s/%s/%s%s%s%s%s\n",
 			    w->devices[i].claim_name, w->devices[i].request,
 			    w->devices[i].driver, w->devices[i].pool,
-			    w->devices[i].name);
+			    w->devices[i].name,
+			    w->devices[i].admin_access ? " (admin access)" : "",
+			    w->devices[i].consumed != NULL ? " (consumes " : "",
+			    w->devices[i].consumed != NULL ?
+			    w->devices[i].consumed : "",
+			    w->devices[i].consumed != NULL ? ")" : "");
 	}
 	if (w->nrelease > 0) {
-		dra_buf_adds(&b, "\nTo release:\n");
+		dra_buf_addf(&b, "\nTo release (%s):\n", w->release_any ?
+		    "any one of them" : "all of them");
 		for (i = 0; i < w->nrelease; i++)
 			dra_buf_addf(&b, "  %s\n", w->release[i]);
 	}
@@ -159,6 +165,11 @@ dra_why_json(const char *target, const char *claim, const struct dra_why *w)
 		cJSON_AddStringToObject(d, "driver", w->devices[i].driver);
 		cJSON_AddStringToObject(d, "pool", w->devices[i].pool);
 		cJSON_AddStringToObject(d, "device", w->devices[i].name);
+		if (w->devices[i].admin_access)
+			cJSON_AddBoolToObject(d, "adminAccess", 1);
+		if (w->devices[i].consumed != NULL)
+			cJSON_AddStringToObject(d, "consumedCapacity",
+			    w->devices[i].consumed);
 		cJSON_AddItemToArray(a, d);
 	}
 	cJSON_AddNumberToObject(o, "nodesConsidered", (double)w->nnodes);
@@ -166,6 +177,8 @@ dra_why_json(const char *target, const char *claim, const struct dra_why *w)
 	    w->nfit_nodes));
 	cJSON_AddItemToObject(o, "release", json_strings(w->release,
 	    w->nrelease));
+	cJSON_AddStringToObject(o, "releaseNeeds", w->nrelease == 0 ? "none" :
+	    w->release_any ? "any" : "all");
 	a = cJSON_AddArrayToObject(o, "reasons");
 	for (i = 0; i < w->nreasons; i++) {
 		const struct dra_why_reason *r = &w->reasons[i];

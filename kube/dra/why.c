@@ -25,6 +25,8 @@
 #define WHY_MAX_EVIDENCE	8
 /* Holder claims tried when looking for "allocatable after release". */
 #define WHY_MAX_HOLDERS		64
+/* Holders each tried alone ("any one of them releasing is enough"). */
+#define WHY_MAX_SINGLES		16
 /* Nodes whose failure is explained in detail (all are counted). */
 #define WHY_MAX_EXPLAINED	64
 
@@ -140,10 +142,29 @@ add_evidence(struct dra_why_reason *r, const char *fmt, ...)
 	r->evidence[r->nevidence++] = dra_buf_take(&b);
 }
 
+/* "memory=40Gi, ..." for consumed capacity, or NULL when there is none. */
+static char *
+consumed_text(const struct kube_capacity_request *c, size_t n)
+{
+	struct dra_buf	b;
+	char		q[64];
+	size_t		i;
+
+	if (n == 0)
+		return NULL;
+	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+	for (i = 0; i < n; i++)
+		dra_buf_addf(&b, "%s%s=%s", i ? ", " : "", c[i].id,
+		    c[i].value.text != NULL ? c[i].value.text :
+		    kube_quantity_format(c[i].value.milli, q, sizeof q));
+	return dra_buf_take(&b);
+}
+
 static void
 add_device(struct dra_why *w, const struct kube_claim *c, const char *cname,
     const char *request, const struct kube_device *d, const char *driver,
-    const char *pool, const char *name)
+    const char *pool, const char *name, int admin,
+    const struct kube_capacity_request *consumed, size_t nconsumed)
 {
 	struct dra_why_device	*dev;
 
@@ -157,6 +178,8 @@ add_device(struct dra_why *w, const struct kube_claim *c, const char *cname,
 	dev->driver = xstrdup(driver != NULL ? driver : "");
 	dev->pool = xstrdup(pool != NULL ? pool : "");
 	dev->name = xstrdup(name != NULL ? name : "");
+	dev->admin_access = admin;
+	dev->consumed = consumed_text(consumed, nconsumed);
 }
 
 static void
@@ -344,11 +367,14 @@ check_weight(enum dra_check c)
 	case DRA_CHECK_CEL_UNSUPPORTED:
 	case DRA_CHECK_CLASS_MISSING:
 	case DRA_CHECK_FEATURE:
+		return 12;
+	case DRA_CHECK_COUNTERS:
+		return 11;
+	case DRA_CHECK_CAPACITY:
+		return 10;
+	case DRA_CHECK_TAINT:
 		return 9;
 	case DRA_CHECK_IN_USE:
-	case DRA_CHECK_COUNTERS:
-	case DRA_CHECK_CAPACITY:
-	case DRA_CHECK_TAINT:
 		return 8;
 	case DRA_CHECK_POOL_INCOMPLETE:
 	case DRA_CHECK_POOL_INVALID:
@@ -365,6 +391,10 @@ check_weight(enum dra_check c)
 	}
 	return 0;
 }
+
+/* Devices that match the selectors have a weight of at least this. */
+#define WEIGHT_MATCHED	7
+#define WEIGHT_MAX	12
 
 #define NCHECKS	(DRA_CHECK_CLASS_MISSING + 1)
 
@@ -387,7 +417,7 @@ tally_request(struct why_state *st, struct dra_allocator *a,
 
 	memset(tally, 0, NCHECKS * sizeof *tally);
 	*nmatch = 0;
-	for (level = 9; level >= 0; level--) {
+	for (level = WEIGHT_MAX; level >= 0; level--) {
 		for (i = 0; i < s->pools.n; i++) {
 			const struct kube_pool	*p = s->pools.v[i];
 
@@ -408,11 +438,11 @@ tally_request(struct why_state *st, struct dra_allocator *a,
 					c = dra_device_check(a, node, n, ns, r,
 					    d, &det);
 					weight = check_weight(c);
-					if (level == 9) {
+					if (level == WEIGHT_MAX) {
 						tally[c]++;
 						if (c == DRA_CHECK_OK)
 							ok++;
-						if (weight >= 7 ||
+						if (weight >= WEIGHT_MATCHED ||
 						    c == DRA_CHECK_OK)
 							(*nmatch)++;
 						if (c == DRA_CHECK_IN_USE) {
@@ -435,7 +465,8 @@ tally_request(struct why_state *st, struct dra_allocator *a,
 						free(line);
 						shown++;
 					} else if (c == DRA_CHECK_COUNTERS &&
-					    level == 9 && reason == NULL) {
+					    level == WEIGHT_MAX &&
+					    reason == NULL) {
 						free(counter_users(st,
 						    det.set));
 					}
@@ -461,6 +492,10 @@ wants_text(const struct kube_device_request *r)
 {
 	if (r->mode == KUBE_MODE_ALL)
 		return xasprintf("all devices of class %s", r->class_name);
+	if (r->count <= 0)
+		return xasprintf("1 device of class %s (count %" PRId64 " is "
+		    "stored as 1 by the API server's defaulting)",
+		    r->class_name, r->count);
 	return xasprintf("%" PRId64 " device%s of class %s", r->count,
 	    r->count == 1 ? "" : "s", r->class_name);
 }
@@ -785,7 +820,8 @@ add_allocated(struct why_state *st, const struct kube_claim *c)
 		const struct kube_result *r = &c->results[i];
 
 		add_device(st->w, c, cname, r->request, r->dev, r->driver,
-		    r->pool, r->device);
+		    r->pool, r->device, r->admin_access, r->consumed,
+		    r->nconsumed);
 	}
 	if (c->alloc_nodes != NULL && c->alloc_nodes->single_node != NULL &&
 	    st->pinned == NULL)
@@ -903,6 +939,22 @@ collect_nodes(struct why_state *st)
 	}
 	for (i = 0; i < st->nnodes; i++)
 		st->node_objs[i] = kube_snapshot_node(s, st->nodes[i]);
+	/* The pod's nodeSelector and required node affinity. */
+	for (i = j = 0; st->t->pod != NULL && i < st->nnodes; i++) {
+		if (!kube_pod_fits_node(st->t->pod, st->nodes[i],
+		    st->node_objs[i])) {
+			add_reason(st->w, st->nodes[i], NULL, NULL,
+			    "node-affinity", "pod %s does not fit node %s: "
+			    "its nodeName, nodeSelector or required node "
+			    "affinity names other nodes",
+			    st->t->pod->meta.name, st->nodes[i]);
+			continue;
+		}
+		st->nodes[j] = st->nodes[i];
+		st->node_objs[j++] = st->node_objs[i];
+	}
+	if (st->t->pod != NULL)
+		st->nnodes = j;
 }
 
 static int
@@ -988,7 +1040,10 @@ try_nodes(struct why_state *st, struct dra_allocator *a, int explain,
 						    p->device,
 						    p->device->slice->driver,
 						    p->device->slice->pool_name,
-						    p->device->name);
+						    p->device->name,
+						    p->admin_access,
+						    p->consumed,
+						    p->nconsumed);
 					}
 				}
 			}
@@ -1031,57 +1086,88 @@ try_nodes(struct why_state *st, struct dra_allocator *a, int explain,
 }
 
 /*
+ * Whether a node fits once the holders with mask[i] set release their
+ * devices (every holder when mask is NULL).  Returns the number of
+ * nodes that fit, or -1 on error.
+ */
+static int
+fits_released(struct why_state *st, const int *mask, struct dra_err *err)
+{
+	struct dra_allocator	*a;
+	const char		*first;
+	size_t			 i;
+	int			 n;
+
+	if (new_allocator(st, &a, err) != KUBE_OK)
+		return -1;
+	for (i = 0; i < st->nholders; i++) {
+		if (mask == NULL || mask[i])
+			dra_allocator_release(a, st->holders[i]);
+	}
+	n = try_nodes(st, a, 0, 0, &first, err);
+	dra_allocator_free(a);
+	return n < -1 ? 0 : n;
+}
+
+static void
+add_release(struct why_state *st, const struct kube_claim *c)
+{
+	st->w->release = xreallocarray(st->w->release, st->w->nrelease + 1,
+	    sizeof *st->w->release);
+	st->w->release[st->w->nrelease++] = claim_name(c->meta.namespace,
+	    c->meta.name);
+}
+
+/*
  * No node fits: would one, once the holders found while explaining
- * release their devices?  If so, keep only the holders that matter.
+ * release their devices?  If one holder alone is enough, name every
+ * holder that is (any one of them will do); else keep, greedily, only
+ * the holders whose release is needed (all of them together).
  */
 static int
 try_release(struct why_state *st, struct dra_err *err)
 {
-	struct dra_allocator	*a;
-	const char		*first;
-	size_t			 i, j, nkeep;
-	int			*need, n;
+	size_t	i;
+	int	*mask, n;
 
 	if (st->nholders == 0)
 		return 0;
-	if (new_allocator(st, &a, err) != KUBE_OK)
-		return -1;
-	for (i = 0; i < st->nholders; i++)
-		dra_allocator_release(a, st->holders[i]);
-	n = try_nodes(st, a, 0, 0, &first, err);
-	dra_allocator_free(a);
-	if (n <= 0)
-		return n < -1 ? 0 : n;
+	if ((n = fits_released(st, NULL, err)) <= 0)
+		return n;
+	mask = xcalloc(st->nholders, sizeof *mask);
+	if (st->nholders > 1 && st->nholders <= WHY_MAX_SINGLES) {
+		for (i = 0; i < st->nholders; i++) {
+			mask[i] = 1;
+			if ((n = fits_released(st, mask, err)) < 0)
+				goto out;
+			if (n > 0)
+				add_release(st, st->holders[i]);
+			mask[i] = 0;
+		}
+		if (st->w->nrelease > 0) {
+			st->w->release_any = st->w->nrelease > 1;
+			n = 1;
+			goto out;
+		}
+	}
 	/* Greedy: drop each holder whose release is not needed. */
-	need = xcalloc(st->nholders, sizeof *need);
 	for (i = 0; i < st->nholders; i++)
-		need[i] = 1;
+		mask[i] = 1;
 	for (i = 0; i < st->nholders; i++) {
-		need[i] = 0;
-		if (new_allocator(st, &a, err) != KUBE_OK) {
-			free(need);
-			return -1;
-		}
-		for (j = 0; j < st->nholders; j++) {
-			if (need[j])
-				dra_allocator_release(a, st->holders[j]);
-		}
-		n = try_nodes(st, a, 0, 0, &first, err);
-		dra_allocator_free(a);
-		if (n <= 0)
-			need[i] = 1;
+		mask[i] = 0;
+		if ((n = fits_released(st, mask, err)) < 0)
+			goto out;
+		if (n == 0)
+			mask[i] = 1;
 	}
-	for (i = 0, nkeep = 0; i < st->nholders; i++) {
-		if (!need[i])
-			continue;
-		st->w->release = xreallocarray(st->w->release, nkeep + 1,
-		    sizeof *st->w->release);
-		st->w->release[nkeep++] = claim_name(
-		    st->holders[i]->meta.namespace, st->holders[i]->meta.name);
+	for (i = 0; i < st->nholders; i++) {
+		if (mask[i])
+			add_release(st, st->holders[i]);
 	}
-	st->w->nrelease = nkeep;
-	free(need);
-	return 1;
+	n = 1;
+out:
+	free(mask);
+	return n;
 }
 
 static void
@@ -1104,13 +1190,14 @@ summarize(struct why_state *st)
 		    w->node);
 		break;
 	case DRA_WHY_AFTER_RELEASE:
-		dra_buf_adds(&b, "not allocatable now; allocatable once ");
+		dra_buf_addf(&b, "not allocatable now; allocatable once %s",
+		    w->release_any ? "any one of " : "");
 		for (i = 0; i < w->nrelease; i++)
 			dra_buf_addf(&b, "%s%s", i == 0 ? "" :
-			    i + 1 == w->nrelease ? " and " : ", ",
-			    w->release[i]);
-		dra_buf_addf(&b, " release%s their devices",
-		    w->nrelease == 1 ? "s" : "");
+			    i + 1 == w->nrelease ? (w->release_any ? " or " :
+			    " and ") : ", ", w->release[i]);
+		dra_buf_adds(&b, w->nrelease == 1 || w->release_any ?
+		    " releases its devices" : " release their devices");
 		break;
 	case DRA_WHY_NEVER:
 		if (w->nnodes == 0)
@@ -1186,10 +1273,14 @@ dra_why(const struct kube_snapshot *s, const struct dra_why_target *t,
 	collect_nodes(&st);
 	w->nnodes = st.nnodes;
 	if (st.nnodes == 0) {
-		add_reason(w, NULL, NULL, NULL, "no-nodes", "no node to "
-		    "schedule on: the snapshot has no schedulable Node%s",
-		    t->node != NULL ? " of that name" : " and no slice names "
-		    "one");
+		if (w->nreasons > 0)
+			add_reason(w, NULL, NULL, NULL, "no-nodes", "no node "
+			    "is left to try: each was ruled out (see above)");
+		else
+			add_reason(w, NULL, NULL, NULL, "no-nodes", "no node "
+			    "to schedule on: the snapshot has no schedulable "
+			    "Node%s", t->node != NULL ? " of that name" :
+			    " and no slice names one");
 		w->verdict = DRA_WHY_NEVER;
 		w->allocatable = 0;
 		goto done;
@@ -1205,12 +1296,6 @@ dra_why(const struct kube_snapshot *s, const struct dra_why_target *t,
 		w->verdict = DRA_WHY_ALLOCATABLE;
 		w->allocatable = 1;
 		w->node = xstrdup(first);
-		/* Reasons of other nodes are noise once one fits. */
-		for (i = 0; i < w->nreasons; i++)
-			free_reason(&w->reasons[i]);
-		free(w->reasons);
-		w->reasons = NULL;
-		w->nreasons = 0;
 	} else if (n == -2) {
 		w->verdict = DRA_WHY_BLOCKED;
 		w->allocatable = 0;
@@ -1254,6 +1339,7 @@ dra_why_free(struct dra_why *w)
 		free(w->devices[i].driver);
 		free(w->devices[i].pool);
 		free(w->devices[i].name);
+		free(w->devices[i].consumed);
 	}
 	free(w->devices);
 	for (i = 0; i < w->nreasons; i++)

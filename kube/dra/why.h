@@ -46,6 +46,9 @@ struct dra_why_device {
 	char			*driver;
 	char			*pool;
 	char			*name;
+	int			 admin_access;
+	/* consumedCapacity of a shared device: "memory=40Gi, ..." or NULL */
+	char			*consumed;
 };
 
 /*
@@ -79,6 +82,8 @@ struct dra_why {
 	size_t			 nnodes;	/* nodes considered */
 	char		       **release;	/* AFTER_RELEASE: "ns/name" */
 	size_t			 nrelease;
+	int			 release_any;	/* any one of release[] is
+						   enough (else all) */
 };
 
 /* What to explain: a claim, or a pod with its claims. */

@@ -1263,6 +1263,18 @@ decode_pod(struct dec *d, const cJSON *obj)
 	save = d->plen;
 	dec_push(d, ".spec");
 	p->node_name = str_field(d, spec, "nodeName", 0, 1);
+	p->node_selector = kv_map(d, spec, "nodeSelector",
+	    &p->nnode_selector);
+	v = get(get(get(spec, "affinity"), "nodeAffinity"),
+	    "requiredDuringSchedulingIgnoredDuringExecution");
+	if (v != NULL) {
+		size_t s2 = d->plen;
+
+		dec_push(d, ".affinity.nodeAffinity."
+		    "requiredDuringSchedulingIgnoredDuringExecution");
+		p->affinity = decode_node_selector(d, v);
+		dec_pop(d, s2);
+	}
 	l = list_field(d, spec, "resourceClaims", &n);
 	p->claims = dra_arena_calloc(&d->s->arena, n, sizeof *p->claims);
 	p->nclaims = n;

@@ -144,104 +144,44 @@ add_meta(cJSON *o, const struct kube_meta *m)
 	}
 }
 
-/*
- * A NodeSelector from the model's form: the single-node case as the
- * scheduler writes it, anything else rebuilt from the summary the
- * decoder made ("key Op [a,b], key2 Exists || key3 In [c]").
- */
+/* One NodeSelectorRequirement list of a term. */
+static void
+add_reqs(cJSON *term, const char *kind,
+    const struct kube_node_selector_req *r, size_t n)
+{
+	cJSON	*arr, *req;
+	size_t	 i;
+
+	if (n == 0)
+		return;
+	arr = cJSON_AddArrayToObject(term, kind);
+	for (i = 0; i < n; i++) {
+		req = cJSON_CreateObject();
+		add_str(req, "key", r[i].key);
+		add_str(req, "operator", r[i].op);
+		if (r[i].nvalues > 0)
+			cJSON_AddItemToObject(req, "values",
+			    str_array(r[i].values, r[i].nvalues));
+		cJSON_AddItemToArray(arr, req);
+	}
+}
+
+/* A NodeSelector from the terms the decoder kept whole. */
 static cJSON *
 node_selector(const struct kube_node_selector *ns)
 {
-	cJSON		*sel, *terms, *term, *req, *vals, *arr;
-	const char	*p, *end, *tend, *rend, *sp, *br, *kind;
-	char		 key[256], op[64];
-	size_t		 klen, olen;
+	cJSON	*sel, *terms, *term;
+	size_t	 i;
 
 	sel = cJSON_CreateObject();
 	terms = cJSON_AddArrayToObject(sel, "nodeSelectorTerms");
-	if (ns->single_node != NULL) {
+	for (i = 0; i < ns->nterms; i++) {
 		term = cJSON_CreateObject();
-		req = cJSON_CreateObject();
-		cJSON_AddStringToObject(req, "key", "metadata.name");
-		cJSON_AddStringToObject(req, "operator", "In");
-		cJSON_AddItemToObject(req, "values",
-		    str_array(&ns->single_node, 1));
-		cJSON_AddItemToArray(cJSON_AddArrayToObject(term,
-		    "matchFields"), req);
+		add_reqs(term, "matchExpressions", ns->terms[i].exprs,
+		    ns->terms[i].nexprs);
+		add_reqs(term, "matchFields", ns->terms[i].fields,
+		    ns->terms[i].nfields);
 		cJSON_AddItemToArray(terms, term);
-		return sel;
-	}
-	p = ns->summary != NULL ? ns->summary : "";
-	end = p + strlen(p);
-	while (p < end) {
-		tend = strstr(p, " || ");
-		if (tend == NULL)
-			tend = end;
-		term = cJSON_CreateObject();
-		while (p < tend) {
-			/* One "key Op [v1,v2]" requirement. */
-			rend = p;
-			br = NULL;
-			while (rend < tend && !(br == NULL && rend[0] == ',' &&
-			    rend[1] == ' ')) {
-				if (*rend == '[')
-					br = rend;
-				else if (*rend == ']')
-					br = NULL;
-				rend++;
-			}
-			sp = memchr(p, ' ', rend - p);
-			if (sp == NULL)
-				sp = rend;
-			klen = sp - p < (long)sizeof key ? (size_t)(sp - p) :
-			    sizeof key - 1;
-			memcpy(key, p, klen);
-			key[klen] = '\0';
-			p = sp < rend ? sp + 1 : rend;
-			sp = memchr(p, ' ', rend - p);
-			if (sp == NULL)
-				sp = rend;
-			olen = sp - p < (long)sizeof op ? (size_t)(sp - p) :
-			    sizeof op - 1;
-			memcpy(op, p, olen);
-			op[olen] = '\0';
-			req = cJSON_CreateObject();
-			cJSON_AddStringToObject(req, "key", key);
-			cJSON_AddStringToObject(req, "operator", op);
-			p = sp < rend ? sp + 1 : rend;
-			if (p < rend && *p == '[') {
-				const char	*v = p + 1, *ve;
-
-				vals = cJSON_AddArrayToObject(req, "values");
-				while (v < rend && *v != ']') {
-					ve = v;
-					while (ve < rend && *ve != ',' &&
-					    *ve != ']')
-						ve++;
-					{
-						char	*s = strndup(v, ve - v);
-
-						if (s != NULL) {
-							cJSON_AddItemToArray(
-							    vals,
-							    cJSON_CreateString(
-							    s));
-							free(s);
-						}
-					}
-					v = *ve == ',' ? ve + 1 : ve;
-				}
-			}
-			kind = strcmp(key, "metadata.name") == 0 ?
-			    "matchFields" : "matchExpressions";
-			arr = cJSON_GetObjectItem(term, kind);
-			if (arr == NULL)
-				arr = cJSON_AddArrayToObject(term, kind);
-			cJSON_AddItemToArray(arr, req);
-			p = rend < tend ? rend + 2 : tend;
-		}
-		cJSON_AddItemToArray(terms, term);
-		p = tend < end ? tend + 4 : end;
 	}
 	return sel;
 }
@@ -690,6 +630,12 @@ encode_pod(const struct kube_pod *p)
 	add_meta(o, &p->meta);
 	spec = cJSON_AddObjectToObject(o, "spec");
 	add_str(spec, "nodeName", p->node_name);
+	add_kv(spec, "nodeSelector", p->node_selector, p->nnode_selector);
+	if (p->affinity != NULL)
+		cJSON_AddItemToObject(cJSON_AddObjectToObject(
+		    cJSON_AddObjectToObject(spec, "affinity"), "nodeAffinity"),
+		    "requiredDuringSchedulingIgnoredDuringExecution",
+		    node_selector(p->affinity));
 	if (p->nclaims > 0) {
 		a = cJSON_AddArrayToObject(spec, "resourceClaims");
 		for (i = 0; i < p->nclaims; i++) {

@@ -440,6 +440,10 @@ struct kube_pod_claim {
 struct kube_pod {
 	struct kube_meta	 meta;
 	const char		*node_name;
+	struct kube_kv		*node_selector;	/* spec.nodeSelector */
+	size_t			 nnode_selector;
+	/* spec.affinity.nodeAffinity.requiredDuringScheduling...; or NULL */
+	struct kube_node_selector *affinity;
 	const char		*phase;
 	const char		*unschedulable;	/* PodScheduled=False message */
 	struct kube_pod_claim	*claims;
@@ -585,6 +589,19 @@ struct kube_pod *kube_snapshot_pod(const struct kube_snapshot *s,
  */
 int	kube_node_selector_match(const struct kube_node_selector *ns,
 	    const char *node_name, const struct kube_node *n);
+
+/*
+ * Whether pod p may run on node node_name (n its Node, or NULL when the
+ * snapshot has none) as far as its spec.nodeSelector and required node
+ * affinity say (the scheduler's NodeAffinity filter, Kubernetes 1.37:
+ * every nodeSelector label must equal the node's; the affinity's terms
+ * are matched by kube_node_selector_match()).  Without n, the only
+ * label known is kubernetes.io/hostname, taken as node_name; any other
+ * label does not match.  A bound pod (spec.nodeName) fits only its
+ * node.  Returns 1 or 0.
+ */
+int	kube_pod_fits_node(const struct kube_pod *p, const char *node_name,
+	    const struct kube_node *n);
 
 /*
  * The node a device is usable from: the slice's or the device's

@@ -306,3 +306,31 @@ kube_claim_state(const struct kube_claim *c, char *buf, size_t len)
 	}
 	return buf;
 }
+
+int
+kube_pod_fits_node(const struct kube_pod *p, const char *node_name,
+    const struct kube_node *n)
+{
+	const char	*v;
+	size_t		 i;
+
+	if (p->node_name != NULL && *p->node_name != '\0')
+		return strcmp(p->node_name, node_name) == 0;
+	for (i = 0; i < p->nnode_selector; i++) {
+		if (n != NULL)
+			v = kube_kv_get(n->meta.labels, n->meta.nlabels,
+			    p->node_selector[i].key);
+		else if (strcmp(p->node_selector[i].key,
+		    "kubernetes.io/hostname") == 0)
+			v = node_name;
+		else
+			v = NULL;
+		if (v == NULL || p->node_selector[i].value == NULL ||
+		    strcmp(v, p->node_selector[i].value) != 0)
+			return 0;
+	}
+	if (p->affinity != NULL &&
+	    !kube_node_selector_match(p->affinity, node_name, n))
+		return 0;
+	return 1;
+}

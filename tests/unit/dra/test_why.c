@@ -80,8 +80,9 @@ lower(char *s)
 }
 
 /*
- * Explain ns/name: a claim, else a claim from the template of that
- * name (the cases' templates are evaluated as a pod would use them).
+ * Explain ns/name as kube-scheduler met it in the oracle's records:
+ * through the input's Pod that uses it, else the claim, else a claim
+ * from the template of that name.
  */
 static struct dra_why *
 why_named(const struct kube_snapshot *s, const char *ns, const char *name)
@@ -93,6 +94,23 @@ why_named(const struct kube_snapshot *s, const char *ns, const char *name)
 	size_t				 i;
 
 	memset(&t, 0, sizeof t);
+	/* The input's own Pod, when one uses it (its pinning counts). */
+	for (i = 0; i < s->pods.n && t.pod == NULL; i++) {
+		const struct kube_pod	*p = s->pods.v[i];
+		size_t			 j;
+
+		if (strcmp(p->meta.namespace, ns) != 0)
+			continue;
+		for (j = 0; j < p->nclaims; j++) {
+			if ((p->claims[j].claim_name != NULL &&
+			    strcmp(p->claims[j].claim_name, name) == 0) ||
+			    (p->claims[j].template_name != NULL &&
+			    strcmp(p->claims[j].template_name, name) == 0))
+				t.pod = p;
+		}
+	}
+	if (t.pod != NULL)
+		goto explain;
 	t.claim = kube_snapshot_claim(s, ns, name);
 	for (i = 0; t.claim == NULL && i < s->templates.n; i++) {
 		const struct kube_claim_template *tp = s->templates.v[i];
@@ -107,6 +125,7 @@ why_named(const struct kube_snapshot *s, const char *ns, const char *name)
 	}
 	if (t.claim == NULL)
 		fail_msg("no claim or template %s/%s", ns, name);
+explain:
 	if (dra_why(s, &t, &w, &err) != KUBE_OK)
 		fail_msg("why %s/%s: %s", ns, name, err.msg);
 	return w;
@@ -287,7 +306,9 @@ test_never_and_json(void **state)
 	assert_int_equal(w->nnodes, 1);
 	assert_int_equal(w->nreasons, 1);
 	assert_string_equal(w->reasons[0].request, "gpus");
-	assert_non_null(strstr(w->reasons[0].message, "2 are available"));
+	assert_string_equal(w->reasons[0].code, "count");
+	assert_non_null(strstr(w->reasons[0].message,
+	    "node node-a has only 2 matching devices"));
 	doc = dra_why_json("claim/default/three", "default/three", w);
 	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(doc, "allocatable")));
 	assert_string_equal(cJSON_GetObjectItem(doc, "verdict")->valuestring,
