@@ -272,7 +272,8 @@ dra_device_check(struct dra_allocator *a, const char *node,
 	}
 	multi = (a->features & DRA_FEATURE_CONSUMABLE_CAPACITY) &&
 	    d->allow_multiple;
-	if (d->nconsumes > 0 && !(multi && h != NULL && h->ncapres > 0) &&
+	if (d->nconsumes > 0 && !(multi && h != NULL && (h->ncapres > 0 ||
+	    h->nshared > 0)) &&
 	    !check_counters(a, np, d, out))
 		return done(out, DRA_CHECK_COUNTERS);
 	if ((a->features & DRA_FEATURE_DEVICE_TAINTS) &&

@@ -5,24 +5,30 @@
  * checkAvailableCounters and deallocateCountersForDevice of
  * structured/internal/incubating/allocator_incubating.go, and the
  * matchAttribute / distinctAttribute constraints of allocator_
- * incubating.go and constraint.go as of Kubernetes 1.37 (snapshot of
- * 2026-07-01, 3d03671), plus kubernetes/kubernetes#140431 ("DRA: roll
- * back reserved state in allocateDevice", in 1.37.2: without it case
- * 08 could not be allocated, and kube-scheduler 1.37.2 allocated it):
- * a candidate rejected after its counters were reserved (taint,
- * constraint, capacity, the must error) gives back everything it
- * reserved, and undoing a pick of a device that allows multiple
- * allocations gives back its counters too.  Upstream quirks that
- * decide outcomes are kept:
- *  - available counters are kept per pool *name* (two drivers with a
- *    pool of the same name share them; the first pool met wins);
- *  - distinctAttribute remembers one value per request name, so a
- *    request of three or more devices may repeat a value;
- *  - adminAccess candidates reserve counters like any other
- *    (kubernetes/kubernetes#140729, open).
- * Not mirrored: the availableCounters cache that upstream keeps across
- * the Allocate calls of one scheduling cycle (here: per call), the
- * node selector and config of the allocation result, share IDs.
+ * incubating.go and constraint.go as of Kubernetes 1.37: the snapshot
+ * of 2026-07-01 (3d03671) plus the fixes merged in July 2026 that
+ * kube-scheduler 1.37.2 runs with (without #140431 case 08 could not be
+ * allocated, and 1.37.2 allocated it):
+ *  - kubernetes/kubernetes#140431: a candidate rejected after its
+ *    counters were reserved (taint, constraint, capacity, the must
+ *    error) gives back everything it reserved; undoing a pick gives
+ *    back its counters, also for a device that allows multiple
+ *    allocations, and keeps the "capacity in use" mark while another
+ *    share of the device is still picked;
+ *  - #140435: available and consumed counters are kept per pool ID
+ *    (driver and pool), not per pool name;
+ *  - #140437: an allow-multiple device that a claim already shares
+ *    (shareID, with or without consumedCapacity) is not charged its
+ *    counters again;
+ *  - #140769: All gathers its devices with the static capacity check
+ *    (nothing consumed), so a matching device whose capacity is used
+ *    up makes the All request fail instead of being left out.
+ * Upstream quirks that decide outcomes are kept: distinctAttribute
+ * remembers one value per request name, so a request of three or more
+ * devices may repeat a value; adminAccess candidates reserve counters
+ * like any other (#140729, open).
+ * Not mirrored: the node selector, config, tolerations and share IDs
+ * of the allocation result.
  */
 #include "alloc-int.h"
 
@@ -109,11 +115,12 @@ struct ading {
 	unsigned char			*claims;	/* per claim index */
 	int				 nclaims;
 	int				 has_cap;	/* entry in allocatingCapacity */
+	int				 nshares;	/* picks of a multi device */
 	int64_t				*cap;		/* d->ncapacity */
 	UT_hash_handle			 hh;
 };
 
-/* Counters of one pool name: available and consumed in this attempt. */
+/* Counters of one pool: available, and consumed in this attempt. */
 struct cpool {
 	const char		*name;
 	struct dra_npool	*np;
@@ -204,14 +211,14 @@ allocating_for_claim(struct run *r, const struct kube_device *d, size_t ci)
 	return e != NULL && e->claims[ci];
 }
 
-/* deviceCapacityInUse */
+/* deviceAlreadyShared: deviceCapacityInUse or a persisted share. */
 static int
-capacity_in_use(struct run *r, const struct cand *c)
+already_shared(struct run *r, const struct cand *c)
 {
 	const struct dra_held	*h = held(r, c);
 	struct ading		*e;
 
-	if (h != NULL && h->ncapres > 0)
+	if (h != NULL && (h->ncapres > 0 || h->nshared > 0))
 		return 1;
 	e = ading_get(r, c->d, 0);
 	return e != NULL && e->has_cap;
@@ -261,7 +268,7 @@ selectable(struct run *r, size_t ci, const struct rdata *rd,
 	return 1;
 }
 
-/* Counters of c's pool name, computed on first use (availableCounters). */
+/* Counters of c's pool, computed on first use (availableCounters). */
 static struct cpool *
 cpool_get(struct run *r, const struct cand *c)
 {
@@ -275,14 +282,6 @@ cpool_get(struct run *r, const struct cand *c)
 	pi = (size_t)(np - r->g->pools);
 	if ((cp = r->cps[pi]) != NULL)
 		return cp;
-	/* availableCounters is keyed by the pool's name alone. */
-	for (i = 0; i < r->g->npools; i++) {
-		if (r->cps[i] != NULL && DRA_SAME(r->cps[i]->name,
-		    np->name)) {
-			r->cps[pi] = r->cps[i];
-			return r->cps[i];
-		}
-	}
 	cp = dra_scratch_calloc(&r->scratch, 1, sizeof *cp);
 	cp->name = np->name;
 	cp->np = np;
@@ -518,7 +517,7 @@ pick(struct run *r, size_t ci, struct rdata *rd, const struct cand *c,
 		return 0;
 	if (!(a->features & DRA_FEATURE_PARTITIONABLE) && d->nconsumes > 0)
 		return 0;
-	skip = multi && capacity_in_use(r, c);
+	skip = multi && already_shared(r, c);
 	reserved = 0;
 	if (!skip && d->nconsumes > 0) {
 		if (!counters_check(r, c))
@@ -579,6 +578,7 @@ pick(struct run *r, size_t ci, struct rdata *rd, const struct cand *c,
 		    sizeof *p->consumed) : NULL;
 		dra_capacity_consumed(d, rd->req, p->consumed);
 		e->has_cap = 1;
+		e->nshares++;
 		for (i = 0; i < d->ncapacity; i++)
 			e->cap[i] += p->consumed[i];
 	}
@@ -604,15 +604,16 @@ unpick(struct run *r, size_t ci)
 		e->claims[ci] = 0;
 		e->nclaims--;
 	}
-	/* Remove, only when the result recorded a consumption. */
-	if (multi && p->consumed != NULL && e != NULL && e->has_cap) {
+	if (multi && e != NULL) {
+		e->nshares--;
 		zero = 1;
-		for (i = 0; i < d->ncapacity; i++) {
+		for (i = 0; p->consumed != NULL && i < d->ncapacity; i++) {
 			e->cap[i] -= p->consumed[i];
 			if (e->cap[i] != 0)
 				zero = 0;
 		}
-		if (zero)
+		/* The mark stays while another share relies on it. */
+		if (zero && e->nshares == 0)
 			e->has_cap = 0;
 	}
 	if (p->counters)
@@ -809,9 +810,11 @@ validate_request(struct run *r, size_t ci, struct rdata *rd)
 					return rc;
 				if (rc == 0)
 					continue;
+				/* #140769: the static capacity only. */
 				if ((r->a->features &
 				    DRA_FEATURE_CONSUMABLE_CAPACITY) &&
-				    capacity_ok(r, rd, &c) <= 0)
+				    dra_capacity_fits(c.d, rd->req, NULL, NULL,
+				    NULL, NULL, NULL, NULL) <= 0)
 					continue;
 				if (rd->nall == cap) {
 					cap = cap ? cap * 2 : 32;
@@ -1003,7 +1006,7 @@ candidate(struct run *r, size_t ci, const struct rdata *rd,
 		return 0;
 	if (d->nconsumes > 0 && !(d->allow_multiple &&
 	    (a->features & DRA_FEATURE_CONSUMABLE_CAPACITY) &&
-	    capacity_in_use(r, c))) {
+	    already_shared(r, c))) {
 		cp = cpool_get(r, c);
 		counters_add(cp, d, 1);
 		ok = 1;

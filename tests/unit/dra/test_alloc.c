@@ -1339,6 +1339,169 @@ test_selectors(void **state)
 	kube_snapshot_free(s);
 }
 
+
+/*
+ * The fixes of July 2026 that kube-scheduler 1.37.2 has: counters per
+ * pool ID (#140435), no second charge for a shared device (#140437),
+ * All fails on a matching device with no capacity left (#140769).
+ */
+static const char fixes_yaml[] = CLASS NODE("n1")
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: a-counters}\n"
+    "spec:\n"
+    "  driver: a.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: n1, generation: 1, resourceSliceCount: 2}\n"
+    "  sharedCounters: [{name: cs, counters: {mem: {value: 1Gi}}}]\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: a-devices}\n"
+    "spec:\n"
+    "  driver: a.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: n1, generation: 1, resourceSliceCount: 2}\n"
+    "  devices:\n"
+    "  - {name: a0, consumesCounters: [{counterSet: cs, "
+    "counters: {mem: {value: 1Gi}}}]}\n"
+    "  - {name: a1, consumesCounters: [{counterSet: cs, "
+    "counters: {mem: {value: 2Gi}}}]}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: b-counters}\n"
+    "spec:\n"
+    "  driver: b.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: n1, generation: 1, resourceSliceCount: 2}\n"
+    "  sharedCounters: [{name: cs, counters: {mem: {value: 8Gi}}}]\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: b-devices}\n"
+    "spec:\n"
+    "  driver: b.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: n1, generation: 1, resourceSliceCount: 2}\n"
+    "  devices:\n"
+    "  - {name: b0, consumesCounters: [{counterSet: cs, "
+    "counters: {mem: {value: 4Gi}}}]}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: c-counters}\n"
+    "spec:\n"
+    "  driver: c.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: c, generation: 1, resourceSliceCount: 2}\n"
+    "  sharedCounters: [{name: cs, counters: {mem: {value: 1Gi}}}]\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: c-devices}\n"
+    "spec:\n"
+    "  driver: c.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: c, generation: 1, resourceSliceCount: 2}\n"
+    "  devices:\n"
+    "  - name: shared\n"
+    "    allowMultipleAllocations: true\n"
+    "    consumesCounters: [{counterSet: cs, counters: {mem: {value: 1Gi}}}]\n"
+    "  - {name: m0, allowMultipleAllocations: true, "
+    "capacity: {slots: {value: 1}}}\n"
+    "  - {name: m1, allowMultipleAllocations: true, "
+    "capacity: {slots: {value: 1}}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: held, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: r, exactly: {deviceClassName: any}}\n"
+    "status:\n"
+    "  allocation:\n"
+    "    devices:\n"
+    "      results:\n"
+    "      - {request: r, driver: a.example.com, pool: n1, device: a0}\n"
+    "      - {request: r, driver: c.example.com, pool: c, device: shared, "
+    "shareID: 00000000-0000-0000-0000-000000000002}\n"
+    "      - {request: r, driver: c.example.com, pool: c, device: m0, "
+    "shareID: 00000000-0000-0000-0000-000000000003, "
+    "consumedCapacity: {slots: 1}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: one, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: r, exactly: {deviceClassName: any}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: slots, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - name: r\n"
+    "      exactly:\n"
+    "        deviceClassName: any\n"
+    "        allocationMode: All\n"
+    "        capacity: {requests: {slots: 1}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: three, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: r, exactly: {deviceClassName: any, count: 3}}\n";
+
+static void
+test_fixes_1_37(void **state)
+{
+	struct kube_snapshot	*s;
+	struct dra_allocator	*a;
+	struct dra_alloc_result	 res;
+
+	(void)state;
+	s = load(fixes_yaml);
+	a = new_alloc(s, NULL);
+	/*
+	 * a0 is held, a1 needs 2Gi of a's 1Gi; b0 draws on b's own "cs"
+	 * (8Gi), not on a's, though both pools are called n1.
+	 */
+	alloc_claim(a, s, "ns", "one", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res), "b.example.com/n1/b0");
+	dra_alloc_result_free(&res);
+	/*
+	 * b0; "shared" is shared already, its 1Gi is not charged again;
+	 * m1 (m0's only slot is taken, no request: it wants it all).
+	 */
+	alloc_claim(a, s, "ns", "three", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res), "b.example.com/n1/b0,"
+	    "c.example.com/c/shared,c.example.com/c/m1");
+	dra_alloc_result_free(&res);
+	/* All: m0 matches but its slot is used, so All fails. */
+	alloc_claim(a, s, "ns", "slots", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_NO_FIT);
+	dra_alloc_result_free(&res);
+	dra_allocator_release(a, kube_snapshot_claim(s, "ns", "held"));
+	alloc_claim(a, s, "ns", "slots", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res),
+	    "c.example.com/c/m0,c.example.com/c/m1");
+	assert_int_equal(res.picks[1].nconsumed, 1);
+	assert_int_equal(res.picks[1].consumed[0].value.milli, 1000);
+	dra_alloc_result_free(&res);
+	dra_allocator_free(a);
+	kube_snapshot_free(s);
+}
+
 static void
 test_node_selector_match(void **state)
 {
@@ -1396,6 +1559,7 @@ main(void)
 		cmocka_unit_test(test_invalid_pool_and_selectors),
 		cmocka_unit_test(test_blowup_bound),
 		cmocka_unit_test(test_selectors),
+		cmocka_unit_test(test_fixes_1_37),
 		cmocka_unit_test(test_cases_match_records),
 	};
 
