@@ -10,10 +10,23 @@
  * their requests, firstAvailable subrequests and devices, with
  * backtracking over constraints, counters and consumable capacity.
  *
+ * Upstream sources (k8s.io/dynamic-resource-allocation at 3d03671,
+ * 2026-07-01): structured/internal/incubating/allocator_incubating.go,
+ * pools_incubating.go, constraint.go, consumable_capacity.go,
+ * structured/internal/allocatedstate.go, resourceclaim/
+ * devicetoleration.go, cel/errors.go; plus the July 2026 fixes that
+ * kube-scheduler 1.37.2 runs with (kubernetes/kubernetes#140431,
+ * #140435, #140437, #140769; see alloc-search.c), and kube-scheduler's
+ * allocateddevices.go for which allocation results hold a device.
+ * Not mirrored: the allocation result's node selector, config,
+ * tolerations and share IDs; the scheduler's filter timeout.
+ *
  * State comes from a finished struct kube_snapshot (kube/model): the
- * devices that allocated claims hold (admin-access results excluded),
+ * devices that allocated claims hold (admin-access results excluded;
+ * results with a shareID count as shares, with their consumedCapacity),
  * the counters they consume in each pool (on every node), and the
- * consumable capacity they use.
+ * consumable capacity they use.  Slices and claims the API server
+ * would reject (their "rejected" is set) do not exist for it.
  *
  * Nothing here prints or exits.  Memory: an allocator borrows the
  * snapshot, which must outlive it; results own their memory and are
