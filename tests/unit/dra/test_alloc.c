@@ -889,6 +889,7 @@ test_first_available_and_limit(void **state)
 	struct kube_snapshot	*s;
 	struct dra_allocator	*a;
 	struct dra_alloc_result	 res;
+	struct dra_check_detail	 det;
 
 	(void)state;
 	s = load(first_yaml);
@@ -912,6 +913,14 @@ test_first_available_and_limit(void **state)
 	assert_string_equal(res.message, "claim ns/too-many: number of "
 	    "requested devices 33 exceeds the claim limit of 32");
 	dra_alloc_result_free(&res);
+	assert_int_equal(dra_device_check(a, "n1", NULL, "ns",
+	    kube_snapshot_claim(s, "ns", "no-class")->spec.requests[0].exactly,
+	    kube_snapshot_device(s, "dev.example.com", "n1", "d0"), &det),
+	    DRA_CHECK_CLASS_MISSING);
+	assert_string_equal(det.message, "device class nope does not exist");
+	free(det.message);
+	assert_string_equal(dra_check_code(DRA_CHECK_CLASS_MISSING),
+	    "class-missing");
 	alloc_claim(a, s, "ns", "no-class", "n1", &res);
 	assert_int_equal(res.status, DRA_ALLOC_ERROR);
 	assert_true(res.blocks_everywhere);
@@ -993,6 +1002,7 @@ test_all_and_admin(void **state)
 	struct kube_snapshot	*s;
 	struct dra_allocator	*a;
 	struct dra_alloc_result	 res;
+	struct dra_check_detail	 det;
 
 	(void)state;
 	s = load(all_yaml);
@@ -1022,6 +1032,19 @@ test_all_and_admin(void **state)
 	    "for all devices, but resource pool dev.example.com/n2 is "
 	    "currently being updated");
 	dra_alloc_result_free(&res);
+	assert_int_equal(dra_device_check(a, "n2", NULL, "ns",
+	    kube_snapshot_claim(s, "ns", "two")->spec.requests[0].exactly,
+	    kube_snapshot_device(s, "dev.example.com", "n2", "d0"), &det),
+	    DRA_CHECK_POOL_INCOMPLETE);
+	assert_string_equal(det.message, "resource pool dev.example.com/n2 "
+	    "is currently being updated");
+	free(det.message);
+	/* From n1, n2's device is out of reach. */
+	assert_int_equal(dra_device_check(a, "n1", NULL, "ns",
+	    kube_snapshot_claim(s, "ns", "two")->spec.requests[0].exactly,
+	    kube_snapshot_device(s, "dev.example.com", "n2", "d0"), &det),
+	    DRA_CHECK_NODE);
+	free(det.message);
 	/* No devices at all: All fails. */
 	alloc_claim(a, s, "ns", "all", "n3", &res);
 	assert_int_equal(res.status, DRA_ALLOC_NO_FIT);
@@ -1042,6 +1065,7 @@ test_invalid_pool_and_selectors(void **state)
 	struct kube_snapshot	*s;
 	struct dra_allocator	*a;
 	struct dra_alloc_result	 res;
+	struct dra_check_detail	 det;
 
 	(void)state;
 	s = load(CLASS
@@ -1126,6 +1150,13 @@ test_invalid_pool_and_selectors(void **state)
 	assert_string_equal(res.message,
 	    "invalid resource pools were encountered");
 	dra_alloc_result_free(&res);
+	assert_int_equal(dra_device_check(a, "n2", NULL, "ns",
+	    kube_snapshot_claim(s, "ns", "three")->spec.requests[0].exactly,
+	    s->slices.v[0]->devices, &det), DRA_CHECK_POOL_INVALID);
+	assert_string_equal(s->slices.v[0]->meta.name, "dup");
+	assert_string_equal(det.message, "resource pool dev.example.com/n2 "
+	    "is invalid: duplicate device name x");
+	free(det.message);
 	dra_allocator_free(a);
 	kube_snapshot_free(s);
 }
