@@ -1059,29 +1059,80 @@ collect(struct run *r, size_t ci, const struct rdata *rd, struct cands *out)
 	}
 }
 
-/* Does some value of k's attribute give every request enough devices? */
+/* A set of device pointers (open addressing), for the counting. */
+struct pset {
+	const void	**slot;
+	size_t		  cap;
+	size_t		  n;
+};
+
+static void
+pset_init(struct pset *ps, size_t max)
+{
+	ps->cap = 16;
+	while (ps->cap < 2 * max + 2)
+		ps->cap *= 2;
+	ps->slot = xcalloc(ps->cap, sizeof *ps->slot);
+	ps->n = 0;
+}
+
+static void
+pset_clear(struct pset *ps)
+{
+	memset(ps->slot, 0, ps->cap * sizeof *ps->slot);
+	ps->n = 0;
+}
+
+/* Add p; the set must have been sized for every element added. */
+static void
+pset_add(struct pset *ps, const void *p)
+{
+	size_t	i = ((uintptr_t)p >> 4) * 2654435761u & (ps->cap - 1);
+
+	while (ps->slot[i] != NULL) {
+		if (ps->slot[i] == p)
+			return;
+		i = (i + 1) & (ps->cap - 1);
+	}
+	ps->slot[i] = p;
+	ps->n++;
+}
+
+/*
+ * Does some value of k's attribute give every request enough devices,
+ * and (one device per pick) enough distinct devices for all of them?
+ */
 static int
-match_possible(struct run *r, size_t ci, const struct cons *k,
-    struct cands *cv, int64_t *need, size_t nreq, int admin)
+match_possible(const struct cons *k, struct cands *cv, int64_t *need,
+    size_t nreq, int admin)
 {
 	const struct kube_attr	*v, *w;
-	const struct kube_device **seen;
-	size_t			 i, j, x, y, nseen, cnt;
-	int			 ok, multi = 0;
+	struct pset		 seen;
+	size_t			 i, x, y, z, cnt, total_cands = 0;
+	int64_t			 total = 0;
+	int			 ok, multi = 0, tried;
 
-	(void)r;
-	(void)ci;
 	if (nreq == 0)
 		return 1;
-	for (i = 0; i < nreq; i++)
+	for (i = 0; i < nreq; i++) {
 		multi |= cv[i].multi;
-	seen = xcalloc(1, sizeof *seen);
+		total += need[i];
+		total_cands += cv[i].n;
+	}
+	pset_init(&seen, total_cands);
 	for (x = 0; x < cv[0].n; x++) {
 		v = constraint_attr(k, cv[0].v[x].d);
 		if (v == NULL)
 			continue;
+		/* Each value once. */
+		for (z = 0, tried = 0; z < x && !tried; z++) {
+			w = constraint_attr(k, cv[0].v[z].d);
+			tried = w != NULL && attr_eq(v, w);
+		}
+		if (tried)
+			continue;
 		ok = 1;
-		nseen = 0;
+		pset_clear(&seen);
 		for (i = 0; i < nreq && ok; i++) {
 			cnt = 0;
 			for (y = 0; y < cv[i].n; y++) {
@@ -1089,32 +1140,19 @@ match_possible(struct run *r, size_t ci, const struct cons *k,
 				if (w == NULL || !attr_eq(v, w))
 					continue;
 				cnt++;
-				for (j = 0; j < nseen; j++)
-					if (seen[j] == cv[i].v[y].d)
-						break;
-				if (j == nseen) {
-					seen = xreallocarray(seen, nseen + 1,
-					    sizeof *seen);
-					seen[nseen++] = cv[i].v[y].d;
-				}
+				pset_add(&seen, cv[i].v[y].d);
 			}
 			if ((int64_t)cnt < need[i])
 				ok = 0;
 		}
-		if (ok && !multi && !admin) {
-			int64_t total = 0;
-
-			for (i = 0; i < nreq; i++)
-				total += need[i];
-			if ((int64_t)nseen < total)
-				ok = 0;
-		}
+		if (ok && !multi && !admin && (int64_t)seen.n < total)
+			ok = 0;
 		if (ok) {
-			free(seen);
+			free(seen.slot);
 			return 1;
 		}
 	}
-	free(seen);
+	free(seen.slot);
 	return 0;
 }
 
@@ -1153,6 +1191,15 @@ distinct_possible(const struct cons *k, struct cands *cv, int64_t *need,
 }
 
 static int
+cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t	x = (uintptr_t)*(const void *const *)a;
+	uintptr_t	y = (uintptr_t)*(const void *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int
 impossible(struct run *r)
 {
 	struct cl	*claim;
@@ -1160,7 +1207,8 @@ impossible(struct run *r)
 	struct rdata	*rd;
 	struct cands	*cv, *sel;
 	int64_t		*need, total = 0;
-	size_t		 ci, ri, si, k, i, nsel, nunion = 0, x, y;
+	size_t		 ci, ri, si, k, i, nsel, nuni = 0, capuni = 0, x;
+	size_t		 ndistinct;
 	int		 feasible, any, admin, multi = 0, result = 0;
 	const struct kube_device **uni = NULL;
 
@@ -1216,8 +1264,8 @@ impossible(struct run *r)
 			if (claim->cons[k].distinct ?
 			    !distinct_possible(&claim->cons[k], sel, need,
 			    nsel, admin) :
-			    !match_possible(r, ci, &claim->cons[k], sel, need,
-			    nsel, admin))
+			    !match_possible(&claim->cons[k], sel, need, nsel,
+			    admin))
 				result = 1;
 		}
 		/* The pod's devices must all differ. */
@@ -1229,14 +1277,12 @@ impossible(struct run *r)
 			total += rd->ndev;
 			multi |= cv[ri].multi;
 			for (x = 0; x < cv[ri].n; x++) {
-				for (y = 0; y < nunion; y++)
-					if (uni[y] == cv[ri].v[x].d)
-						break;
-				if (y == nunion) {
-					uni = xreallocarray(uni, nunion + 1,
+				if (nuni == capuni) {
+					capuni = capuni ? capuni * 2 : 64;
+					uni = xreallocarray(uni, capuni,
 					    sizeof *uni);
-					uni[nunion++] = cv[ri].v[x].d;
 				}
+				uni[nuni++] = cv[ri].v[x].d;
 			}
 		}
 		for (i = 0; i < claim->nreqs; i++)
@@ -1245,8 +1291,14 @@ impossible(struct run *r)
 		free(need);
 		free(sel);
 	}
-	if (!result && !multi && total > (int64_t)nunion)
-		result = 1;
+	if (!result && !multi && total > 0) {
+		qsort(uni, nuni, sizeof *uni, cmp_ptr);
+		for (x = 0, ndistinct = 0; x < nuni; x++)
+			if (x == 0 || uni[x] != uni[x - 1])
+				ndistinct++;
+		if (total > (int64_t)ndistinct)
+			result = 1;
+	}
 	free(uni);
 	if (r->saw_undecided)
 		return 0;
