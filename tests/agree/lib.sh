@@ -6,15 +6,20 @@
 #                      prints "ALLOCATABLE|NODE|DEVICES|FITNODES":
 #                      allocatable as written (true, false, null), the
 #                      node ("" for null), the devices as
-#                      driver/pool/device, sorted, comma-separated, and
+#                      request:driver/pool/device, sorted,
+#                      comma-separated, and
 #                      the nodes that fit ("fitNodes", comma-separated;
 #                      "?" when the document has no such key);
 #                      "error|||" when FILE holds no "allocatable"
-#   answer_verdict SCHED WHY
+#   pin FILE NODE      the snapshot FILE without the Nodes but NODE
+#                      (pin.awk), on stdout
+#   answer_verdict SCHED WHY [PINNED]
 #                      compares the scheduler's answer SCHED
 #                      ("true|node|devices" or "false||") with WHY (as
-#                      why_fields prints it) and prints AGREE or
-#                      DISAGREE(allocatable|node ...|devices):
+#                      why_fields prints it) and, when given, PINNED (why
+#                      on the snapshot pinned to the scheduler's node) and
+#                      prints AGREE or DISAGREE(allocatable|node ...|
+#                      devices|pinned ...):
 #                      - allocatable must be equal (null is not false);
 #                      - when both say allocatable, the scheduler's node
 #                        must be one of why's fitNodes (without that key:
@@ -22,7 +27,9 @@
 #                        must not come after the scheduler's, which
 #                        scored the nodes that fit);
 #                      - on the same node, the devices must be equal:
-#                        the allocator is first fit on one node.
+#                        the allocator is first fit on one node;
+#                      - pinned to the scheduler's node, why must say
+#                        allocatable with exactly the scheduler's devices.
 
 why_fields() {
 	awk -f "$agree_dir/jsonflat.awk" "$1" | awk -F '\t' '
@@ -30,9 +37,9 @@ why_fields() {
 		$1 == "node" { n = ($2 == "null" ? "" : $2) }
 		$1 == "fitNodes" { hf = 1 }
 		$1 ~ /^fitNodes\.[0-9]+$/ { hf = 1; f = f (f == "" ? "" : ",") $2 }
-		$1 ~ /^devices\.[0-9]+\.(driver|pool|device)$/ {
+		$1 ~ /^devices\.[0-9]+\.(request|driver|pool|device)$/ {
 			split($1, p, ".")
-			d[p[2]] = d[p[2]] (p[3] == "driver" ? "" : "/") $2
+			d[p[2]] = d[p[2]] (p[3] == "request" ? "" : p[3] == "driver" ? ":" : "/") $2
 			if (p[2] + 1 > nd) nd = p[2] + 1
 		}
 		END {
@@ -46,8 +53,10 @@ why_fields() {
 		}'
 }
 
+pin() { awk -v keep="$2" -f "$agree_dir/pin.awk" "$1"; }
+
 answer_verdict() {
-	local sa sn sd wa wn wd wf
+	local sa sn sd wa wn wd wf pa pd
 	IFS='|' read -r sa sn sd <<<"$1"
 	IFS='|' read -r wa wn wd wf _ <<<"$2"
 	if [ "$wa" != "$sa" ]; then
@@ -58,6 +67,10 @@ answer_verdict() {
 		echo "DISAGREE(node: the scheduler used $sn, before why's first fit $wn)"
 	elif [ "$sa" = true ] && [ "$sn" = "$wn" ] && [ "$sd" != "$wd" ]; then
 		echo "DISAGREE(devices)"
+	elif [ "$sa" = true ] && [ -n "${3:-}" ] && { IFS='|' read -r pa _ pd _ <<<"$3"; [ "$pa" != true ]; }; then
+		echo "DISAGREE(pinned: not allocatable on the scheduler's node $sn)"
+	elif [ "$sa" = true ] && [ -n "${3:-}" ] && [ "$pd" != "$sd" ]; then
+		echo "DISAGREE(pinned: other devices on the scheduler's node $sn)"
 	else
 		echo AGREE
 	fi

@@ -10,14 +10,16 @@
 #                   claim NS/NAME
 #                   allocatable true|false
 #                   node NODE              (when allocated)
-#                   devices D1,D2,...      (driver/pool/device, sorted)
+#                   devices D1,D2,...      (request:driver/pool/device, sorted)
 #                   reason ...             (when not; for the reader)
 #                 lines starting with # are comments
 #
 # Runs `kubectl-dra why claim/NAME -n NS --from DIR/input.yaml -o json`
-# ($DRA_PLUGIN) and applies the rules of tests/agree/lib.sh
-# (answer_verdict): the same allocatable; why's node not after the
-# scheduler's; on the same node, the same devices.  Exit 0 PASS, 1 FAIL.
+# ($DRA_PLUGIN), and again on input.yaml pinned to the scheduler's node
+# (pin.awk), and applies the rules of tests/agree/lib.sh
+# (answer_verdict): the same allocatable and exit status; the
+# scheduler's node among why's fitNodes; pinned to it, the same devices.
+# Exit 0 PASS, 1 FAIL.
 set -eu -o pipefail
 export LC_ALL=C
 agree_dir=$(cd "$(dirname "$0")" && pwd)
@@ -40,7 +42,13 @@ rc=0
 "$DRA_PLUGIN" why "claim/$name" -n "$ns" --from "$dir/input.yaml" -o json >"$tmp/why.json" 2>"$tmp/why.err" || rc=$?
 got=$(why_fields "$tmp/why.json")
 sched="$alloc|$node|$devs"
-verdict=$(answer_verdict "$sched" "$got")
+pinned=""
+if [ -n "$node" ]; then
+	pin "$dir/input.yaml" "$node" >"$tmp/pinned.yaml"
+	"$DRA_PLUGIN" why "claim/$name" -n "$ns" --from "$tmp/pinned.yaml" -o json >"$tmp/pinned.json" 2>/dev/null || true
+	pinned=$(why_fields "$tmp/pinned.json")
+fi
+verdict=$(answer_verdict "$sched" "$got" "$pinned")
 case $rc in
 0) [ "${got%%|*}" = true ] || verdict="DISAGREE(exit 0 but allocatable ${got%%|*})" ;;
 3) [ "${got%%|*}" != true ] || verdict="DISAGREE(exit 3 but allocatable true)" ;;
@@ -53,6 +61,7 @@ fi
 echo "FAIL: ${dir##*/}: $claim: $verdict"
 echo "  kube-scheduler: $sched"
 echo "  why:            $got (exit $rc)"
+[ -z "$pinned" ] || echo "  why pinned to $node: $pinned"
 sed 's/^/  why -o json: /' "$tmp/why.json" | head -n 40
 sed 's/^/  why stderr: /' "$tmp/why.err" | head -n 10
 exit 1
