@@ -105,39 +105,18 @@ slice_stale(struct dra_allocator *a, const struct kube_slice *sl)
 
 /* Counters as checkAvailableCounters sees them with nothing picked. */
 static int
-check_counters(struct dra_allocator *a, struct dra_npool *np,
-    const struct kube_device *d, struct dra_check_detail *out)
+check_counters(struct dra_allocator *a, struct dra_gather *g,
+    struct dra_npool *np, const struct kube_device *d,
+    struct dra_check_detail *out)
 {
-	struct kube_counter_set		*cs;
-	struct kube_slice	       **v;
-	const struct kube_device	*o;
-	size_t				 i, j, k, m, q, x, w, nv;
-	int64_t				 avail, need;
+	struct kube_counter_set	*cs;
+	int64_t			**avail = dra_pool_available(a, g, np);
+	int64_t			  need;
+	size_t			  i, j, q, x;
 
 	for (i = 0; i < np->nsets; i++) {
 		cs = np->sets[i];
 		for (j = 0; j < cs->ncounters; j++) {
-			avail = cs->counters[j].value.milli;
-			for (w = 0; w < 2; w++) {
-				v = w == 0 ? np->slices : np->others;
-				nv = w == 0 ? np->nslices : np->nothers;
-				for (k = 0; k < nv; k++) {
-					for (m = 0; m < v[k]->ndevices; m++) {
-						o = &v[k]->devices[m];
-						if (o->nconsumes == 0 ||
-						    !dra_held_allocated(
-						    dra_held_of(a, o)))
-							continue;
-						for (q = 0; q < o->nconsumes; q++) {
-							if (!DRA_SAME(o->consumes[q].counter_set, cs->name))
-								continue;
-							for (x = 0; x < o->consumes[q].ncounters; x++)
-								if (DRA_SAME(o->consumes[q].counters[x].name, cs->counters[j].name))
-									avail -= o->consumes[q].counters[x].value.milli;
-						}
-					}
-				}
-			}
 			need = 0;
 			for (q = 0; q < d->nconsumes; q++) {
 				if (!DRA_SAME(d->consumes[q].counter_set,
@@ -149,11 +128,11 @@ check_counters(struct dra_allocator *a, struct dra_npool *np,
 						need += d->consumes[q].
 						    counters[x].value.milli;
 			}
-			if (avail < need) {
+			if (avail[i][j] < need) {
 				out->set = cs;
 				out->counter = j;
 				out->need = need;
-				out->left = avail;
+				out->left = avail[i][j];
 				return 0;
 			}
 		}
@@ -274,7 +253,7 @@ dra_device_check(struct dra_allocator *a, const char *node,
 	    d->allow_multiple;
 	if (d->nconsumes > 0 && !(multi && h != NULL && (h->ncapres > 0 ||
 	    h->nshared > 0)) &&
-	    !check_counters(a, np, d, out))
+	    !check_counters(a, g, np, d, out))
 		return done(out, DRA_CHECK_COUNTERS);
 	if ((a->features & DRA_FEATURE_DEVICE_TAINTS) &&
 	    (t = dra_untolerated_taint(d, r)) != NULL) {

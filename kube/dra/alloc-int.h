@@ -180,6 +180,13 @@ struct dra_npool {
 	size_t			  nothers;
 	struct kube_counter_set **sets;
 	size_t			  nsets;
+	/*
+	 * What is left of each counter (sets[i]->counters[j]) after the
+	 * allocated devices of the pool, for state generation avail_gen;
+	 * see dra_pool_available().
+	 */
+	int64_t			**avail;
+	uint64_t		  avail_gen;
 };
 
 /* The pools of one node, in the allocator's order. */
@@ -212,6 +219,7 @@ struct dra_allocator {
 	struct dra_reqsig		*last_rs;
 	struct dra_released		*released;	/* hash */
 	struct dra_gather		*last;		/* newest gather */
+	uint64_t			 state_gen;	/* bumped by release */
 	struct dra_scratch		 pool_mem;	/* dra_apool.full */
 	struct kube_device_alloc	*holders;	/* dra_device_check */
 	size_t				 nholders, capholders;
@@ -260,6 +268,14 @@ void	dra_capacity_consumed(const struct kube_device *d,
 /* alloc-pools.c */
 struct dra_gather *dra_gather_pools(struct dra_allocator *a,
 	    const char *node, const struct kube_node *n);
+/*
+ * checkAvailableCounters' available counters of np (a pool of g):
+ * counter-set values minus what the allocated devices of the pool
+ * (targeting the node or not) consume; [set][counter], milli, owned by
+ * g, recomputed after a release.
+ */
+int64_t	**dra_pool_available(struct dra_allocator *a, struct dra_gather *g,
+	    struct dra_npool *np);
 void	dra_gather_free(struct dra_gather *g);
 
 #endif

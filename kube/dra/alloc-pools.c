@@ -416,3 +416,54 @@ dra_gather_free(struct dra_gather *g)
 	dra_scratch_release(&g->scratch);
 	free(g);
 }
+
+int64_t **
+dra_pool_available(struct dra_allocator *a, struct dra_gather *g,
+    struct dra_npool *np)
+{
+	struct kube_slice	       **v;
+	struct kube_device		*d;
+	struct kube_device_counters	*dc;
+	size_t				 i, j, k, m, q, x, w, nv;
+
+	if (np->avail != NULL && np->avail_gen == a->state_gen)
+		return np->avail;
+	if (np->avail == NULL) {
+		np->avail = dra_scratch_calloc(&g->scratch, np->nsets + 1,
+		    sizeof *np->avail);
+		for (i = 0; i < np->nsets; i++)
+			np->avail[i] = dra_scratch_calloc(&g->scratch,
+			    np->sets[i]->ncounters + 1, sizeof **np->avail);
+	}
+	for (i = 0; i < np->nsets; i++)
+		for (j = 0; j < np->sets[i]->ncounters; j++)
+			np->avail[i][j] = np->sets[i]->counters[j].value.milli;
+	for (w = 0; w < 2; w++) {
+		v = w == 0 ? np->slices : np->others;
+		nv = w == 0 ? np->nslices : np->nothers;
+		for (i = 0; i < nv; i++) {
+			for (j = 0; j < v[i]->ndevices; j++) {
+				d = &v[i]->devices[j];
+				if (d->nconsumes == 0 ||
+				    !dra_held_allocated(dra_held_of(a, d)))
+					continue;
+				for (k = 0; k < d->nconsumes; k++) {
+					dc = &d->consumes[k];
+					for (m = 0; m < np->nsets; m++)
+						if (DRA_SAME(np->sets[m]->name,
+						    dc->counter_set))
+							break;
+					if (m == np->nsets)
+						continue;
+					for (q = 0; q < dc->ncounters; q++)
+						for (x = 0; x < np->sets[m]->
+						    ncounters; x++)
+							if (DRA_SAME(np->sets[m]->counters[x].name, dc->counters[q].name))
+								np->avail[m][x] -= dc->counters[q].value.milli;
+				}
+			}
+		}
+	}
+	np->avail_gen = a->state_gen;
+	return np->avail;
+}

@@ -272,12 +272,9 @@ selectable(struct run *r, size_t ci, const struct rdata *rd,
 static struct cpool *
 cpool_get(struct run *r, const struct cand *c)
 {
-	struct dra_npool		*np = c->np;
-	struct cpool			*cp;
-	struct kube_slice	       **v;
-	struct kube_device		*d;
-	struct kube_device_counters	*dc;
-	size_t				 i, j, k, m, q, w, nv, pi;
+	struct dra_npool	*np = c->np;
+	struct cpool		*cp;
+	size_t			 i, pi;
 
 	pi = (size_t)(np - r->g->pools);
 	if ((cp = r->cps[pi]) != NULL)
@@ -285,50 +282,12 @@ cpool_get(struct run *r, const struct cand *c)
 	cp = dra_scratch_calloc(&r->scratch, 1, sizeof *cp);
 	cp->name = np->name;
 	cp->np = np;
-	cp->avail = dra_scratch_calloc(&r->scratch, np->nsets + 1,
-	    sizeof *cp->avail);
+	cp->avail = dra_pool_available(r->a, r->g, np);
 	cp->used = dra_scratch_calloc(&r->scratch, np->nsets + 1,
 	    sizeof *cp->used);
-	for (i = 0; i < np->nsets; i++) {
-		cp->avail[i] = dra_scratch_calloc(&r->scratch,
-		    np->sets[i]->ncounters + 1, sizeof **cp->avail);
+	for (i = 0; i < np->nsets; i++)
 		cp->used[i] = dra_scratch_calloc(&r->scratch,
 		    np->sets[i]->ncounters + 1, sizeof **cp->used);
-		for (j = 0; j < np->sets[i]->ncounters; j++)
-			cp->avail[i][j] = np->sets[i]->counters[j].value.milli;
-	}
-	for (w = 0; w < 2; w++) {
-		v = w == 0 ? np->slices : np->others;
-		nv = w == 0 ? np->nslices : np->nothers;
-		for (i = 0; i < nv; i++) {
-			for (j = 0; j < v[i]->ndevices; j++) {
-				d = &v[i]->devices[j];
-				if (d->nconsumes == 0 ||
-				    !dra_held_allocated(dra_held_of(r->a, d)))
-					continue;
-				for (k = 0; k < d->nconsumes; k++) {
-					dc = &d->consumes[k];
-					for (m = 0; m < np->nsets; m++)
-						if (DRA_SAME(np->sets[m]->name,
-						    dc->counter_set))
-							break;
-					if (m == np->nsets)
-						continue;
-					for (q = 0; q < dc->ncounters; q++) {
-						size_t x;
-
-						for (x = 0; x < np->sets[m]->
-						    ncounters; x++) {
-							if (DRA_SAME(np->sets[m]->counters[x].name, dc->counters[q].name)) {
-								cp->avail[m][x] -= dc->counters[q].value.milli;
-								break;
-							}
-						}
-					}
-				}
-			}
-		}
-	}
 	r->cps[pi] = cp;
 	return cp;
 }

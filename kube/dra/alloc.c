@@ -277,6 +277,7 @@ dra_allocator_new(const struct kube_snapshot *s,
 	a->max_steps = opts != NULL && opts->max_steps > 0 ?
 	    opts->max_steps : DRA_ALLOC_MAX_STEPS;
 	a->no_counting = opts != NULL ? opts->no_counting : 0;
+	a->state_gen = 1;
 	dra_arena_init(&a->arena);
 
 	/* Slices: by node name or shared; every slice of each pool. */
@@ -397,6 +398,7 @@ dra_allocator_release(struct dra_allocator *a, const struct kube_claim *c)
 	rl->claim = c;
 	HASH_ADD_PTR(a->released, claim, rl);
 	held_claim(a, c, -1);
+	a->state_gen++;
 }
 
 /* NodeMatches (pools_incubating.go). */
