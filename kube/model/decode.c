@@ -461,6 +461,31 @@ decode_meta(struct dec *d, const cJSON *obj, struct kube_meta *m,
 }
 
 /*
+ * The scalar values of a NodeSelectorRequirement, as text; anything
+ * else is skipped, as the summary always did (the API server refuses
+ * such a selector anyway).
+ */
+static const char **
+selector_values(struct dec *d, const cJSON *vals, size_t *n)
+{
+	const cJSON	 *v;
+	const char	**out, *t;
+	char		  buf[64];
+	size_t		  max;
+
+	*n = 0;
+	if (!cJSON_IsArray(vals) || (max = (size_t)cJSON_GetArraySize(vals))
+	    == 0)
+		return NULL;
+	out = dra_arena_calloc(&d->s->arena, max, sizeof *out);
+	cJSON_ArrayForEach(v, vals) {
+		if ((t = scalar_text(v, buf, sizeof buf)) != NULL)
+			out[(*n)++] = kube_snapshot_intern(d->s, t);
+	}
+	return out;
+}
+
+/*
  * A core NodeSelector.  single_node is set for the one-term
  * "metadata.name In [X]" form that allocations and per-node slices use.
  */
@@ -476,7 +501,6 @@ decode_node_selector(struct dec *d, const cJSON *ns)
 	struct kube_node_selector_term	*term;
 	struct kube_node_selector_req	*req;
 	size_t				 nterms, n, nreq = 0, nr, ri;
-	size_t				 save = d->plen;
 	int				 k, ti = 0, ei;
 
 	terms = list_field(d, ns, "nodeSelectorTerms", &nterms);
@@ -512,15 +536,10 @@ decode_node_selector(struct dec *d, const cJSON *ns)
 				op = str_field(d, e, "operator", 0, 1);
 				vals = get(e, "values");
 				if (ri < nr) {
-					dec_push(d, ".nodeSelector."
-					    "nodeSelectorTerms[%d].%s[%zu]",
-					    ti - 1, kinds[k], ri);
 					req[ri].key = key;
 					req[ri].op = op;
-					if (cJSON_IsArray(vals))
-						req[ri].values = str_list(d, e,
-						    "values", &req[ri].nvalues);
-					dec_pop(d, save);
+					req[ri].values = selector_values(d,
+					    vals, &req[ri].nvalues);
 					ri++;
 				}
 				nreq++;
