@@ -19,6 +19,7 @@
 #include <string.h>
 
 #define DIRECTIVE_DEFAULT	0	/* let the shell complete files */
+#define DIRECTIVE_NOSPACE	2	/* ShellCompDirectiveNoSpace */
 #define DIRECTIVE_NOFILE	4	/* ShellCompDirectiveNoFileComp */
 
 static const char *const output_values[] = { "json", "name", "wide",
@@ -99,6 +100,41 @@ offer_names(struct dra_ctx *ctx, const struct dra_kind_info *k,
 	}
 	dra_table_free(t);
 	kube_snapshot_free(s);
+}
+
+/*
+ * The target of `why`: "pod/", "claim/", "template/", then the names of
+ * that kind in the namespace.  Returns the directive.
+ */
+static int
+offer_why(struct dra_ctx *ctx, const char *cur)
+{
+	static const char *const kinds[] = { "pod/", "claim/", "template/",
+	    NULL };
+	struct kube_snapshot	*s = NULL;
+	const char		*ns;
+	size_t			 i;
+
+	if (strchr(cur, '/') == NULL) {
+		offer_list("", kinds, cur);
+		return DIRECTIVE_NOFILE | DIRECTIVE_NOSPACE;
+	}
+	ns = dra_default_namespace(ctx);
+	if (dra_source_load(ctx, DRA_NEED_CLAIMS | DRA_NEED_TEMPLATES |
+	    DRA_NEED_PODS, ns, &s) != DRA_RET_OK)
+		return DIRECTIVE_NOFILE;
+	if (has_prefix(cur, "claim/")) {
+		for (i = 0; i < s->claims.n; i++)
+			offer("claim/", s->claims.v[i]->meta.name, cur);
+	} else if (has_prefix(cur, "template/")) {
+		for (i = 0; i < s->templates.n; i++)
+			offer("template/", s->templates.v[i]->meta.name, cur);
+	} else if (has_prefix(cur, "pod/")) {
+		for (i = 0; i < s->pods.n; i++)
+			offer("pod/", s->pods.v[i]->meta.name, cur);
+	}
+	kube_snapshot_free(s);
+	return DIRECTIVE_NOFILE;
 }
 
 static void
@@ -215,6 +251,11 @@ complete(struct dra_ctx *ctx, int n, char **words, const char *cur)
 					offer("", dra_cmd_table[i]->name, cur);
 			}
 		}
+		goto out;
+	}
+	if (cmd == &dra_cmd_why) {
+		if (args.argc == 0)
+			directive = offer_why(ctx, cur);
 		goto out;
 	}
 	if (cmd != &dra_cmd_get && cmd != &dra_cmd_describe)

@@ -341,6 +341,21 @@ check_text(struct why_state *st, const struct kube_device *d,
 		    ": " : "", r->selectors != NULL &&
 		    det->selector < r->nselectors ?
 		    r->selectors[det->selector] : "");
+	case DRA_CHECK_NODE:
+		if (d->slice->rejected != NULL)
+			return xasprintf("%s/%s/%s: ResourceSlice %s is not "
+			    "valid, the API server would refuse it: %s", driver,
+			    pool, d->name, d->slice->meta.name,
+			    d->slice->rejected);
+		if (d->slice->ncounter_sets > 0 && d->slice->ndevices > 0)
+			return xasprintf("%s/%s/%s: ResourceSlice %s publishes "
+			    "both sharedCounters and devices; the allocator of "
+			    "Kubernetes 1.37 takes only the counter sets "
+			    "from such a slice (and the API server refuses "
+			    "new ones): publish the devices in a slice of "
+			    "their own", driver, pool, d->name,
+			    d->slice->meta.name);
+		break;
 	default:
 		break;
 	}
