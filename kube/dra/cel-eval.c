@@ -85,6 +85,21 @@ vmsg(struct cel_ctx *c, int kind, const char *fmt, va_list ap)
 	return v;
 }
 
+static struct cel_val	cel_unsup_text(struct cel_ctx *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+static struct cel_val
+cel_unsup_text(struct cel_ctx *c, const char *fmt, ...)
+{
+	struct cel_val	v;
+	va_list		ap;
+
+	va_start(ap, fmt);
+	v = vmsg(c, CV_UNSUP, fmt, ap);
+	va_end(ap);
+	return v;
+}
+
 struct cel_val
 cel_error(struct cel_ctx *c, const char *fmt, ...)
 {
@@ -98,15 +113,28 @@ cel_error(struct cel_ctx *c, const char *fmt, ...)
 }
 
 struct cel_val
-cel_unsup(struct cel_ctx *c, const char *fmt, ...)
+cel_unsup(struct cel_ctx *c, uint32_t col, const char *fmt, ...)
 {
-	struct cel_val	v;
+	char		what[256];
+	const char	*t = c->p->text;
+	size_t		line = 1, start = 0, i;
 	va_list		ap;
 
 	va_start(ap, fmt);
-	v = vmsg(c, CV_UNSUP, fmt, ap);
+	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	return v;
+	/* Position as the compiler words it (cel-parse.c position()). */
+	for (i = 0; i + 1 < col && t[i] != '\0'; i++) {
+		if (t[i] == '\n') {
+			line++;
+			start = i + 1;
+		}
+	}
+	if (line > 1)
+		return cel_unsup_text(c, "unsupported CEL construct %s at line "
+		    "%zu, column %zu", what, line, (size_t)col - start);
+	return cel_unsup_text(c, "unsupported CEL construct %s at column %u",
+	    what, col);
 }
 
 static struct cel_val
@@ -434,55 +462,65 @@ cel_map_size(struct cel_ctx *c, struct cel_val m)
 
 /* Equality. */
 
-/* Compare numbers of any kind: -1, 0, 1, or 2 if unordered (NaN). */
+/* The value of a number as cel-go converts it for mixed comparisons. */
+static double
+as_double(struct cel_val v)
+{
+	return v.k == CV_INT ? (double)v.i : v.k == CV_UINT ? (double)v.u : v.d;
+}
+
+static int
+cmp_double(double a, double b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * Compare numbers of any kinds as cel-go common/types/compare.go does
+ * (CrossTypeNumericComparisons): a double against an integer is
+ * compared in doubles once it is inside the integer's range.  Returns
+ * -1, 0, 1, or 2 when a NaN is involved.
+ */
 static int
 num_cmp(struct cel_val a, struct cel_val b)
 {
-	if (a.k == CV_DOUBLE || b.k == CV_DOUBLE) {
-		double	x, y;
+	int	sign = 1;
 
-		if (a.k == CV_DOUBLE && b.k == CV_DOUBLE) {
-			x = a.d;
-			y = b.d;
-		} else if (a.k == CV_DOUBLE) {
-			x = a.d;
-			if (isnan(x))
-				return 2;
-			/* Exact against 64-bit integers near the limits. */
-			if (b.k == CV_INT) {
-				if (x < -9223372036854775808.0)
-					return -1;
-				if (x >= 9223372036854775808.0)
-					return 1;
-				if ((double)(int64_t)x != x)
-					return x < (double)b.i ? -1 : 1;
-				return (int64_t)x < b.i ? -1 :
-				    (int64_t)x > b.i;
-			}
-			if (x < 0)
-				return -1;
-			if (x >= 18446744073709551616.0)
-				return 1;
-			if ((double)(uint64_t)x != x)
-				return x < (double)b.u ? -1 : 1;
-			return (uint64_t)x < b.u ? -1 : (uint64_t)x > b.u;
-		} else {
-			int r = num_cmp(b, a);
-
-			return r == 2 ? 2 : -r;
-		}
-		if (isnan(x) || isnan(y))
-			return 2;
-		return x < y ? -1 : x > y;
+	if ((a.k == CV_DOUBLE && isnan(a.d)) || (b.k == CV_DOUBLE &&
+	    isnan(b.d)))
+		return 2;
+	if (a.k == b.k) {
+		if (a.k == CV_INT)
+			return a.i < b.i ? -1 : a.i > b.i;
+		if (a.k == CV_UINT)
+			return a.u < b.u ? -1 : a.u > b.u;
+		return cmp_double(a.d, b.d);
 	}
-	if (a.k == CV_INT && b.k == CV_INT)
-		return a.i < b.i ? -1 : a.i > b.i;
-	if (a.k == CV_UINT && b.k == CV_UINT)
-		return a.u < b.u ? -1 : a.u > b.u;
-	if (a.k == CV_INT)
-		return a.i < 0 ? -1 : (uint64_t)a.i < b.u ? -1 :
-		    (uint64_t)a.i > b.u;
-	return b.i < 0 ? 1 : a.u < (uint64_t)b.i ? -1 : a.u > (uint64_t)b.i;
+	if (b.k == CV_DOUBLE || (a.k == CV_UINT && b.k == CV_INT)) {
+		struct cel_val t = a;
+
+		a = b;
+		b = t;
+		sign = -1;
+	}
+	if (a.k == CV_DOUBLE) {
+		if (b.k == CV_INT) {
+			if (a.d < -9223372036854775808.0)
+				return -sign;
+			if (a.d > 9223372036854775807.0)
+				return sign;
+		} else {
+			if (a.d < 0)
+				return -sign;
+			if (a.d > 18446744073709551615.0)
+				return sign;
+		}
+		return sign * cmp_double(a.d, as_double(b));
+	}
+	/* a int, b uint */
+	if (a.i < 0 || b.u > INT64_MAX)
+		return -sign;
+	return sign * (a.i < (int64_t)b.u ? -1 : a.i > (int64_t)b.u);
 }
 
 static int
@@ -581,8 +619,7 @@ compare(struct cel_ctx *c, int op, struct cel_val a, struct cel_val b)
 	if (is_num(a) && is_num(b)) {
 		r = num_cmp(a, b);
 		if (r == 2)
-			return cel_unsup(c, "unsupported CEL construct ordering "
-			    "of NaN");
+			return cel_error(c, "NaN values cannot be ordered");
 	} else if (a.k != b.k)
 		return no_overload(c);
 	else if (a.k == CV_STRING || a.k == CV_BYTES)
@@ -852,6 +889,17 @@ lookup(struct cel_ctx *c, struct cel_val v, struct cel_val key, int optional)
 
 /* Evaluation. */
 
+/* m[key] for a key of map m known to be present. */
+static struct cel_val
+cel_eval_index(struct cel_ctx *c, struct cel_val m, struct cel_val key)
+{
+	struct cel_val out;
+
+	if (map_find(c, m, key, &out) != 1)
+		return no_such_key(c, key);
+	return out;
+}
+
 static struct cel_val
 eval_logic(struct cel_ctx *c, const struct cel_node *n)
 {
@@ -899,29 +947,64 @@ eval_in(struct cel_ctx *c, struct cel_val a, struct cel_val b)
 	return no_overload(c);
 }
 
+/*
+ * Comprehension macros.  all and exists combine their predicates as
+ * && and || do (an error is absorbed by a deciding false or true);
+ * exists_one, map, filter and the transforms propagate the first
+ * error (cel-go parser/macro.go and ext/comprehensions.go expansions).
+ * Over a list the variable is the element (two-variable form: index
+ * and element); over a map, the key (two-variable form: key, value).
+ */
 static struct cel_val
 eval_comp(struct cel_ctx *c, const struct cel_node *n)
 {
-	struct cel_val	 range = cel_eval(c, n->a), v, bad, *out = NULL;
+	struct cel_val	 range = cel_eval(c, n->a), keys, v, bad, *out = NULL;
 	size_t		 i, count = 0, nout = 0;
-	int		 fn = n->sub;
+	int		 fn = n->sub, two = n->flags & CEL_F_TWO_VAR, ismap;
 
 	if (is_err(range))
 		return range;
-	if (range.k == CV_MAP)
-		range = map_keys(c, range);
-	else if (range.k != CV_LIST)
+	if (fn == F_OPT_MAP || fn == F_OPT_FLAT_MAP) {
+		/* cel-go optional library macros. */
+		if (range.k != CV_OPTIONAL)
+			return no_overload(c);
+		if (range.opt == NULL)
+			return range;
+		c->vars[n->slot] = *range.opt;
+		v = cel_eval(c, n->b);
+		if (is_err(v) || fn == F_OPT_MAP)
+			return some(c, v);
+		return v.k == CV_OPTIONAL ? v : no_overload(c);
+	}
+	ismap = range.k == CV_MAP;
+	if (ismap)
+		keys = map_keys(c, range);
+	else if (range.k == CV_LIST)
+		keys = range;
+	else
 		return cel_error(c, "got '%s', expected iterable type",
 		    go_type_name(range));
 	memset(&bad, 0, sizeof bad);
 	bad.k = CV_BOOL;
-	if (fn == F_MAP || fn == F_FILTER)
-		out = cel_alloc(c, (range.n ? range.n : 1) * sizeof *out);
-	for (i = 0; i < range.n; i++) {
-		c->vars[n->slot] = cel_list_get(c, range, i);
-		if (is_err(c->vars[n->slot]))
-			return c->vars[n->slot];
-		if (fn == F_MAP) {
+	if (fn == F_MAP || fn == F_FILTER || fn == F_TRANSFORM_LIST ||
+	    fn == F_TRANSFORM_MAP)
+		out = cel_alloc(c, ((size_t)keys.n + 1) * 2 * sizeof *out);
+	for (i = 0; i < keys.n; i++) {
+		struct cel_val elem = cel_list_get(c, keys, i);
+
+		if (is_err(elem))
+			return elem;
+		if (!two)
+			c->vars[n->slot] = elem;
+		else if (ismap) {
+			c->vars[n->slot] = elem;
+			c->vars[n->slot2] = cel_eval_index(c, range, elem);
+		} else {
+			c->vars[n->slot] = vint((int64_t)i);
+			c->vars[n->slot2] = elem;
+		}
+		if (fn == F_MAP || fn == F_TRANSFORM_LIST ||
+		    fn == F_TRANSFORM_MAP) {
 			if (n->c >= 0) {
 				v = cel_eval(c, n->c);
 				if (is_err(v))
@@ -934,6 +1017,8 @@ eval_comp(struct cel_ctx *c, const struct cel_node *n)
 			v = cel_eval(c, n->b);
 			if (is_err(v))
 				return v;
+			if (fn == F_TRANSFORM_MAP)
+				out[nout++] = c->vars[n->slot];
 			out[nout++] = v;
 			continue;
 		}
@@ -957,7 +1042,7 @@ eval_comp(struct cel_ctx *c, const struct cel_node *n)
 			if (is_err(v))
 				return v;
 			if (v.b)
-				out[nout++] = c->vars[n->slot];
+				out[nout++] = elem;
 			break;
 		}
 	}
@@ -969,10 +1054,10 @@ eval_comp(struct cel_ctx *c, const struct cel_node *n)
 		return vbool(count == 1);
 	default:
 		memset(&v, 0, sizeof v);
-		v.k = CV_LIST;
+		v.k = fn == F_TRANSFORM_MAP ? CV_MAP : CV_LIST;
 		v.rep = CR_VALS;
 		v.items = out;
-		v.n = (uint32_t)nout;
+		v.n = (uint32_t)(fn == F_TRANSFORM_MAP ? nout / 2 : nout);
 		return v;
 	}
 }
@@ -1016,7 +1101,7 @@ cel_eval(struct cel_ctx *c, int32_t idx)
 	const struct cel_node	*n = &c->p->nodes[idx];
 	const int32_t		*ai;
 	struct cel_val		 a, b, v, *items;
-	uint32_t		 i;
+	uint32_t		 i, j;
 
 	switch (n->op) {
 	case N_LIT:
@@ -1038,6 +1123,12 @@ cel_eval(struct cel_ctx *c, int32_t idx)
 		a = cel_eval(c, n->a);
 		if (is_err(a))
 			return a;
+		/* has(x.?y.z): none has nothing; a value is looked into. */
+		if (a.k == CV_OPTIONAL) {
+			if (a.opt == NULL)
+				return vbool(0);
+			a = *a.opt;
+		}
 		if (a.k != CV_MAP)
 			return cel_error(c, "invalid type for field selection.");
 		return vbool(map_find(c, a, n->lit, &v) == 1);
@@ -1086,32 +1177,46 @@ cel_eval(struct cel_ctx *c, int32_t idx)
 		ai = c->p->args + n->args;
 		items = cel_alloc(c, (n->nargs ? n->nargs : 1) *
 		    sizeof *items);
-		for (i = 0; i < n->nargs; i++) {
-			items[i] = cel_eval(c, ai[i]);
-			if (is_err(items[i]))
-				return items[i];
+		for (i = 0, j = 0; i < n->nargs; i++) {
+			int opt = c->p->nodes[ai[i]].op == N_OPT_ENTRY;
+
+			items[j] = cel_eval(c, opt ? c->p->nodes[ai[i]].a :
+			    ai[i]);
+			if (is_err(items[j]))
+				return items[j];
+			if (opt) {
+				if (items[j].k != CV_OPTIONAL)
+					return no_overload(c);
+				if (items[j].opt == NULL) {
+					/* Leave out the entry (and its key). */
+					if (n->op == N_MAP)
+						j--;
+					continue;
+				}
+				items[j] = *items[j].opt;
+			}
+			j++;
 		}
 		memset(&v, 0, sizeof v);
 		v.k = n->op == N_LIST ? CV_LIST : CV_MAP;
 		v.rep = CR_VALS;
 		v.items = items;
-		v.n = n->op == N_LIST ? n->nargs : n->nargs / 2;
+		v.n = n->op == N_LIST ? j : j / 2;
 		if (n->op == N_MAP) {
 			for (i = 0; i < v.n; i++) {
-				uint32_t j;
-
 				if (items[2 * i].k != CV_STRING &&
 				    items[2 * i].k != CV_INT &&
 				    items[2 * i].k != CV_UINT &&
 				    items[2 * i].k != CV_BOOL)
-					return cel_error(c, "unsupported key "
-					    "type");
+					return cel_unsup(c, n->col, "map key "
+					    "of type %s", cel_value_type_name(
+					    items[2 * i]));
 				for (j = 0; j < i; j++)
 					if (cel_equal(c, items[2 * j],
 					    items[2 * i], &b) == 1)
-						return cel_unsup(c, "map "
-						    "literal with a repeated "
-						    "key");
+						return cel_unsup(c, n->col,
+						    "map literal with a "
+						    "repeated key");
 			}
 		}
 		return v;
@@ -1120,6 +1225,9 @@ cel_eval(struct cel_ctx *c, int32_t idx)
 	case N_BIND:
 		c->vars[n->slot] = cel_eval(c, n->a);
 		return cel_eval(c, n->b);
+	case N_OPT_ENTRY:
+		/* Evaluated by its list or map. */
+		break;
 	}
-	return cel_unsup(c, "node %d", n->op);
+	return cel_unsup(c, n->col, "expression");
 }

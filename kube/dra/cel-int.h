@@ -132,11 +132,14 @@ enum cel_op {
 	N_CALL,		/* fn; receiver a (or -1); args */
 	N_LIST,		/* args */
 	N_MAP,		/* args: key, value, key, value ... */
-	N_COMP,		/* macro fn over a; slot; b predicate/transform, c filter */
+	N_COMP,		/* macro fn over a; slot (and slot2 with
+			   CEL_F_TWO_VAR); b predicate/transform, c filter */
 	N_BIND,		/* cel.bind: slot = a; result b */
+	N_OPT_ENTRY,	/* ?a in a list or map literal (a optional) */
 };
 
 #define CEL_F_OPTIONAL	0x01
+#define CEL_F_TWO_VAR	0x02	/* N_COMP binds index/key and value */
 
 /* Binary operators of N_BINARY. */
 enum cel_binop {
@@ -157,7 +160,8 @@ enum cel_fn {
 	F_OPT_OF, F_OPT_NONE, F_OPT_OF_NON_ZERO, F_OR_VALUE, F_HAS_VALUE,
 	F_VALUE, F_OR, F_QUOTE,
 	/* macros (N_COMP) */
-	F_ALL, F_EXISTS, F_EXISTS_ONE, F_MAP, F_FILTER,
+	F_ALL, F_EXISTS, F_EXISTS_ONE, F_MAP, F_FILTER, F_TRANSFORM_LIST,
+	F_TRANSFORM_MAP, F_OPT_MAP, F_OPT_FLAT_MAP,
 };
 
 struct cel_node {
@@ -165,6 +169,7 @@ struct cel_node {
 	uint8_t		 sub;	/* binop, fn */
 	uint8_t		 flags;
 	uint8_t		 slot;
+	uint8_t		 slot2;
 	uint32_t	 col;	/* 1-based byte column */
 	int32_t		 a, b, c;
 	uint32_t	 args;	/* first index into dra_cel.args */
@@ -206,8 +211,8 @@ struct cel_val cel_eval(struct cel_ctx *c, int32_t n);
 void	*cel_alloc(struct cel_ctx *c, size_t size);
 struct cel_val cel_error(struct cel_ctx *c, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
-struct cel_val cel_unsup(struct cel_ctx *c, const char *fmt, ...)
-	    __attribute__((format(printf, 2, 3)));
+struct cel_val cel_unsup(struct cel_ctx *c, uint32_t col, const char *fmt,
+	    ...) __attribute__((format(printf, 3, 4)));
 int	cel_equal(struct cel_ctx *c, struct cel_val a, struct cel_val b,
 	    struct cel_val *err);
 size_t	cel_map_size(struct cel_ctx *c, struct cel_val m);

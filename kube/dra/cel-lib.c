@@ -495,9 +495,8 @@ regex_match(struct cel_ctx *c, const struct cel_node *n, struct cel_val s,
 	if (re == NULL) {
 		re = cel_regex_compile(NULL, pat.s, pat.n, &why);
 		if (re == NULL)
-			return cel_unsup(c, "unsupported CEL construct regular "
-			    "expression: %s at column %u", why,
-			    (unsigned)n->col);
+			return cel_unsup(c, n->col, "regular expression: %s",
+			    why);
 	}
 	if (tl_md == NULL)
 		tl_md = pcre2_match_data_create(1, NULL);
@@ -509,9 +508,8 @@ regex_match(struct cel_ctx *c, const struct cel_node *n, struct cel_val s,
 		return vbool(1);
 	if (rc == PCRE2_ERROR_NOMATCH)
 		return vbool(0);
-	return cel_unsup(c, "unsupported CEL construct regular expression "
-	    "too costly for a backtracking matcher at column %u",
-	    (unsigned)n->col);
+	return cel_unsup(c, n->col, "regular expression too costly for a "
+	    "backtracking matcher");
 }
 
 /* Quantities. */
@@ -946,13 +944,11 @@ double_string(struct cel_ctx *c, double d)
 	return vstr(dup_bytes(c, out, (size_t)o), (size_t)o);
 }
 
-/* strconv-style parse errors. */
+/* A string that does not parse (cel-go String.ConvertToType). */
 static struct cel_val
-parse_error(struct cel_ctx *c, const char *fn, struct cel_val s,
-    const char *what)
+parse_error(struct cel_ctx *c, const char *to)
 {
-	return cel_error(c, "strconv.%s: parsing \"%.*s\": %s", fn,
-	    (int)(s.n > 200 ? 200 : s.n), s.s, what);
+	return cel_error(c, "type conversion error from 'string' to '%s'", to);
 }
 
 static struct cel_val
@@ -969,26 +965,25 @@ to_int(struct cel_ctx *c, struct cel_val a)
 			return cel_error(c, "integer overflow");
 		return vint((int64_t)a.u);
 	case CV_DOUBLE:
-		if (!(a.d > -9223372036854775809.0 &&
+		/* cel-go doubleToInt64Checked: both limits excluded. */
+		if (!(a.d > -9223372036854775808.0 &&
 		    a.d < 9223372036854775808.0))
 			return cel_error(c, "integer overflow");
 		return vint((int64_t)a.d);
 	case CV_STRING:
 		if (a.n == 0 || a.n >= sizeof buf)
-			return parse_error(c, "ParseInt", a, a.n ? "value out "
-			    "of range" : "invalid syntax");
+			return parse_error(c, "int");
 		memcpy(buf, a.s, a.n);
 		buf[a.n] = '\0';
 		if (!((buf[0] >= '0' && buf[0] <= '9') ||
 		    ((buf[0] == '-' || buf[0] == '+') && a.n > 1)))
-			return parse_error(c, "ParseInt", a, "invalid syntax");
+			return parse_error(c, "int");
 		errno = 0;
 		v = strtoll(buf, &end, 10);
 		if (*end != '\0')
-			return parse_error(c, "ParseInt", a, "invalid syntax");
+			return parse_error(c, "int");
 		if (errno == ERANGE)
-			return parse_error(c, "ParseInt", a, "value out of "
-			    "range");
+			return parse_error(c, "int");
 		return vint(v);
 	default:
 		return no_overload(c);
@@ -1012,23 +1007,22 @@ to_uint(struct cel_ctx *c, struct cel_val a)
 		v.u = (uint64_t)a.i;
 		return v;
 	case CV_DOUBLE:
-		if (!(a.d > -1.0 && a.d < 18446744073709551616.0))
+		if (!(a.d >= 0 && a.d < 18446744073709551616.0))
 			return cel_error(c, "unsigned integer overflow");
 		v.u = (uint64_t)a.d;
 		return v;
 	case CV_STRING:
 		if (a.n == 0 || a.n >= sizeof buf || a.s[0] < '0' ||
 		    a.s[0] > '9')
-			return parse_error(c, "ParseUint", a, "invalid syntax");
+			return parse_error(c, "uint");
 		memcpy(buf, a.s, a.n);
 		buf[a.n] = '\0';
 		errno = 0;
 		u = strtoull(buf, &end, 10);
 		if (*end != '\0')
-			return parse_error(c, "ParseUint", a, "invalid syntax");
+			return parse_error(c, "uint");
 		if (errno == ERANGE)
-			return parse_error(c, "ParseUint", a, "value out of "
-			    "range");
+			return parse_error(c, "uint");
 		v.u = u;
 		return v;
 	default:
@@ -1055,14 +1049,12 @@ to_double(struct cel_ctx *c, struct cel_val a)
 	case CV_STRING:
 		if (a.n == 0 || a.n >= sizeof buf || a.s[0] == ' ' ||
 		    a.s[0] == '\t' || a.s[0] == '\n')
-			return parse_error(c, "ParseFloat", a, "invalid "
-			    "syntax");
+			return parse_error(c, "double");
 		memcpy(buf, a.s, a.n);
 		buf[a.n] = '\0';
 		v.d = strtod(buf, &end);
 		if (*end != '\0')
-			return parse_error(c, "ParseFloat", a, "invalid "
-			    "syntax");
+			return parse_error(c, "double");
 		return v;
 	default:
 		return no_overload(c);
@@ -1100,9 +1092,11 @@ to_string(struct cel_ctx *c, struct cel_val a)
 
 /* The zero value test of optional.ofNonZeroValue. */
 static int
-is_zero(struct cel_val v)
+is_zero(struct cel_ctx *c, struct cel_val v)
 {
 	switch (v.k) {
+	case CV_MAP:		return cel_map_size(c, v) == 0;
+	case CV_QUANTITY:	return v.q == 0;
 	case CV_NULL:		return 1;
 	case CV_BOOL:		return !v.b;
 	case CV_INT:		return v.i == 0;
@@ -1386,14 +1380,13 @@ join(struct cel_ctx *c, struct cel_val l, struct cel_val sep)
 
 /* strings.quote (cel-go ext/strings.go quote). */
 static struct cel_val
-quote(struct cel_ctx *c, struct cel_val s)
+quote(struct cel_ctx *c, struct cel_val s, uint32_t col)
 {
 	char	*r, *o;
 	size_t	 i;
 
 	if (!valid_utf8(s.s, s.n))
-		return cel_unsup(c, "unsupported CEL construct strings.quote of "
-		    "invalid UTF-8");
+		return cel_unsup(c, col, "strings.quote of invalid UTF-8");
 	r = o = cel_alloc(c, (size_t)s.n * 2 + 3);
 	*o++ = '"';
 	for (i = 0; i < s.n; i++) {
@@ -1553,9 +1546,7 @@ cel_call(struct cel_ctx *c, const struct cel_node *n, struct cel_val recv,
 			return no_overload(c);
 		r = cel_quantity_parse(args[0].s, args[0].n, &q, &why);
 		if (r > 0)
-			return cel_unsup(c, "unsupported CEL construct "
-			    "quantity beyond 1e20 at column %u",
-			    (unsigned)n->col);
+			return cel_unsup(c, n->col, "quantity beyond 1e20");
 		if (n->sub == F_IS_QUANTITY)
 			return vbool(r == 0);
 		if (r < 0)
@@ -1601,9 +1592,7 @@ cel_call(struct cel_ctx *c, const struct cel_node *n, struct cel_val recv,
 		if (n->sub == F_SUB)
 			q = -q;
 		if (__builtin_add_overflow(recv.q, q, &q))
-			return cel_unsup(c, "unsupported CEL construct "
-			    "quantity beyond 1e20 at column %u",
-			    (unsigned)n->col);
+			return cel_unsup(c, n->col, "quantity beyond 1e20");
 		return vquantity(q);
 	case F_SIGN:
 		if (recv.k != CV_QUANTITY)
@@ -1687,7 +1676,7 @@ cel_call(struct cel_ctx *c, const struct cel_node *n, struct cel_val recv,
 	case F_OPT_OF:
 	case F_OPT_OF_NON_ZERO:
 		v.k = CV_OPTIONAL;
-		if (n->sub == F_OPT_OF_NON_ZERO && is_zero(recv))
+		if (n->sub == F_OPT_OF_NON_ZERO && is_zero(c, recv))
 			return v;
 		{
 			struct cel_val *box = cel_alloc(c, sizeof *box);
@@ -1702,7 +1691,7 @@ cel_call(struct cel_ctx *c, const struct cel_node *n, struct cel_val recv,
 	case F_QUOTE:
 		if (recv.k != CV_STRING)
 			return no_overload(c);
-		return quote(c, recv);
+		return quote(c, recv, n->col);
 	case F_HAS_VALUE:
 	case F_VALUE:
 		if (recv.k != CV_OPTIONAL)
@@ -1713,6 +1702,5 @@ cel_call(struct cel_ctx *c, const struct cel_node *n, struct cel_val recv,
 			return cel_error(c, "optional.none() dereference");
 		return *recv.opt;
 	}
-	return cel_unsup(c, "unsupported CEL construct function #%d at "
-	    "column %u", n->sub, (unsigned)n->col);
+	return cel_unsup(c, n->col, "function #%d", n->sub);
 }

@@ -374,11 +374,6 @@ suffix:
 	ps->pos = i;
 }
 
-static const char *const reserved[] = {
-	"as", "break", "const", "continue", "else", "for", "function", "if",
-	"import", "let", "loop", "package", "namespace", "return", "var",
-	"void", "while", NULL,
-};
 
 /* Advance to the next token. */
 static void
@@ -386,7 +381,6 @@ next(struct parser *ps)
 {
 	const char	*s = ps->s;
 	size_t		 i;
-	int		 k;
 
 	if (ps->t.type == T_ERROR)
 		return;
@@ -449,14 +443,6 @@ next(struct parser *ps)
 			ps->t.type = T_NULL;
 		else if (ps->t.len == 2 && memcmp(s + ps->t.off, "in", 2) == 0)
 			ps->t.type = T_IN;
-		for (k = 0; reserved[k] != NULL; k++) {
-			if (strlen(reserved[k]) == ps->t.len &&
-			    memcmp(reserved[k], s + ps->t.off, ps->t.len) == 0) {
-				fail(ps, ps->t.off, "Syntax error: reserved "
-				    "identifier: %s", reserved[k]);
-				ps->t.type = T_ERROR;
-			}
-		}
 		return;
 	}
 	if (is_digit(s[i]) || (s[i] == '.' && i + 1 < ps->len &&
@@ -521,6 +507,13 @@ next(struct parser *ps)
 #undef TWO
 	ps->pos += ps->t.len;
 }
+
+/* cel-go parser reservedIds: not usable as identifiers. */
+static const char *const reserved[] = {
+	"as", "break", "const", "continue", "else", "for", "function", "if",
+	"import", "let", "loop", "package", "namespace", "return", "var",
+	"void", "while", NULL,
+};
 
 /* Static types. */
 
@@ -1137,43 +1130,111 @@ is_ident_arg(struct parser *ps, int32_t a)
 }
 
 /*
- * Parse a macro call recv.name( after the '(' at offset off: all,
- * exists, exists_one, map, filter (cel-go parser/macro.go).
+ * The number of arguments of the call whose '(' was just consumed,
+ * found by scanning ahead to the matching ')': cel-go picks a macro by
+ * its arity (all with two arguments, or three in the two-variable
+ * form).  The lexer state is restored afterwards.
  */
-static int32_t
-parse_comprehension(struct parser *ps, int32_t recv, int fn, size_t off)
+static int
+count_args(struct parser *ps)
 {
-	int32_t		 n, var, e1, e2 = -1;
-	struct cel_type	 vt, t1;
-	int		 slot;
+	size_t		save = ps->pos;
+	struct tok	st = ps->t;
+	int		depth = 0, n = 0, failed = ps->failed;
 
-	var = parse_expr(ps);
+	if (ps->t.type == T_RPAREN)
+		return 0;
+	n = 1;
+	while (ps->t.type != T_EOF && ps->t.type != T_ERROR) {
+		enum tok_type t = ps->t.type;
+
+		if (t == T_LPAREN || t == T_LBRACK || t == T_LBRACE)
+			depth++;
+		else if (t == T_RPAREN || t == T_RBRACK || t == T_RBRACE) {
+			if (depth-- == 0)
+				break;
+		} else if (t == T_COMMA && depth == 0)
+			n++;
+		next(ps);
+	}
+	/* Lexing errors are found again when the arguments are parsed. */
+	ps->failed = failed;
+	ps->pos = save;
+	ps->t = st;
+	return n;
+}
+
+/* Parse a macro's variable-name argument and the ',' after it. */
+static int32_t
+parse_var_name(struct parser *ps)
+{
+	int32_t	v = parse_expr(ps);
+
 	if (ps->failed)
 		return -1;
-	if (!is_ident_arg(ps, var)) {
-		fail(ps, NODE(ps, var)->col - 1, "argument must be a simple "
+	if (!is_ident_arg(ps, v)) {
+		fail(ps, NODE(ps, v)->col - 1, "argument must be a simple "
 		    "name");
 		return -1;
 	}
 	if (!expect(ps, T_COMMA, "','"))
 		return -1;
-	vt = range_var_type(ps, recv, off);
+	return v;
+}
+
+/*
+ * Parse a macro call recv.name( with nargs arguments, after the '(' at
+ * offset off: all, exists, exists_one, map, filter (cel-go
+ * parser/macro.go) and, with three or four arguments, the two-variable
+ * forms of ext.TwoVarComprehensions (all, exists, existsOne,
+ * transformList, transformMap), which bind an index or key and a
+ * value.
+ */
+static int32_t
+parse_comprehension(struct parser *ps, int32_t recv, int fn, int nargs,
+    size_t off)
+{
+	int32_t		 n, var, var2 = -1, e1, e2 = -1;
+	struct cel_type	 vt, vt2 = ty_dyn, t1, rt = NODE(ps, recv)->ty;
+	int		 slot, slot2 = 0, two;
+
+	two = fn == F_TRANSFORM_LIST || fn == F_TRANSFORM_MAP ||
+	    ((fn == F_ALL || fn == F_EXISTS || fn == F_EXISTS_ONE) &&
+	    nargs == 3);
+	if ((var = parse_var_name(ps)) < 0)
+		return -1;
+	if (two && (var2 = parse_var_name(ps)) < 0)
+		return -1;
+	if (fn == F_OPT_MAP || fn == F_OPT_FLAT_MAP) {
+		if (!kind_ok(rt.k, CT_OPTIONAL))
+			no_overload(ps, off, fn == F_OPT_MAP ? "optMap" :
+			    "optFlatMap", &rt, 1);
+		vt = elem_type(rt);
+	} else
+		vt = range_var_type(ps, recv, off);
+	if (two) {
+		if (rt.k == CT_LIST) {
+			vt2 = vt;
+			vt = ty(CT_INT);
+		} else if (rt.k == CT_MAP)
+			vt2 = elem_type(rt);
+	}
 	if ((slot = push_var(ps, var, vt, off)) < 0)
 		return -1;
+	if (two && (slot2 = push_var(ps, var2, vt2, off)) < 0)
+		return -1;
 	e1 = parse_expr(ps);
-	if (!ps->failed && fn == F_MAP && accept(ps, T_COMMA))
+	if (!ps->failed && (fn == F_MAP || fn == F_TRANSFORM_LIST ||
+	    fn == F_TRANSFORM_MAP) && accept(ps, T_COMMA))
 		e2 = parse_expr(ps);
-	if (!ps->failed && ps->t.type == T_COMMA) {
-		unsupported(ps, off - 1, "two-variable comprehension");
-		while (!ps->failed && accept(ps, T_COMMA))
-			(void)parse_expr(ps);
-	}
-	ps->nscope--;
+	ps->nscope -= two ? 2 : 1;
 	if (ps->failed || !expect(ps, T_RPAREN, "')'"))
 		return -1;
 	n = node_new(ps, N_COMP, off);
 	NODE(ps, n)->sub = (uint8_t)fn;
 	NODE(ps, n)->slot = (uint8_t)slot;
+	NODE(ps, n)->slot2 = (uint8_t)slot2;
+	NODE(ps, n)->flags = two ? CEL_F_TWO_VAR : 0;
 	NODE(ps, n)->a = recv;
 	t1 = NODE(ps, e1)->ty;
 	switch (fn) {
@@ -1188,7 +1249,18 @@ parse_comprehension(struct parser *ps, int32_t recv, int fn, size_t off)
 		NODE(ps, n)->ty = fn == F_FILTER ? ty2(CT_LIST, vt.k, 0) :
 		    ty(CT_BOOL);
 		break;
-	case F_MAP:
+	case F_OPT_MAP:
+		NODE(ps, n)->b = e1;
+		NODE(ps, n)->ty = ty2(CT_OPTIONAL, t1.k, 0);
+		break;
+	case F_OPT_FLAT_MAP:
+		if (!kind_ok(t1.k, CT_OPTIONAL))
+			no_overload(ps, NODE(ps, e1)->col - 1, "optFlatMap",
+			    &t1, 1);
+		NODE(ps, n)->b = e1;
+		NODE(ps, n)->ty = t1;
+		break;
+	default:
 		if (e2 >= 0) {
 			if (!kind_ok(t1.k, CT_BOOL))
 				no_overload(ps, NODE(ps, e1)->col - 1, "_?_:_",
@@ -1197,8 +1269,9 @@ parse_comprehension(struct parser *ps, int32_t recv, int fn, size_t off)
 			NODE(ps, n)->b = e2;
 		} else
 			NODE(ps, n)->b = e1;
-		NODE(ps, n)->ty = ty2(CT_LIST, NODE(ps, NODE(ps, n)->b)->ty.k,
-		    0);
+		NODE(ps, n)->ty = fn == F_TRANSFORM_MAP ?
+		    ty2(CT_MAP, vt.k, NODE(ps, NODE(ps, n)->b)->ty.k) :
+		    ty2(CT_LIST, NODE(ps, NODE(ps, n)->b)->ty.k, 0);
 		break;
 	}
 	return n;
@@ -1251,19 +1324,31 @@ parse_call(struct parser *ps, int32_t recv, const char *name, size_t off,
 	int		 nargs, i, fn = 0, r;
 
 	if (recv >= 0) {
+		/* Macros and the argument counts they take. */
 		static const struct {
-			const char *name;
-			int fn;
+			const char	*name;
+			int		 fn, min, max;
 		} macros[] = {
-			{ "all", F_ALL }, { "exists", F_EXISTS },
-			{ "exists_one", F_EXISTS_ONE }, { "map", F_MAP },
-			{ "filter", F_FILTER },
+			{ "all", F_ALL, 2, 3 }, { "exists", F_EXISTS, 2, 3 },
+			{ "exists_one", F_EXISTS_ONE, 2, 3 },
+			{ "existsOne", F_EXISTS_ONE, 3, 3 },
+			{ "map", F_MAP, 2, 3 }, { "filter", F_FILTER, 2, 2 },
+			{ "transformList", F_TRANSFORM_LIST, 3, 4 },
+			{ "transformMap", F_TRANSFORM_MAP, 3, 4 },
+			{ "optMap", F_OPT_MAP, 2, 2 },
+			{ "optFlatMap", F_OPT_FLAT_MAP, 2, 2 },
 		};
+		int	na = -1;
 
-		for (i = 0; i < 5; i++)
-			if (strcmp(name, macros[i].name) == 0)
+		for (i = 0; i < (int)(sizeof macros / sizeof macros[0]); i++) {
+			if (strcmp(name, macros[i].name) != 0)
+				continue;
+			if (na < 0)
+				na = count_args(ps);
+			if (na >= macros[i].min && na <= macros[i].max)
 				return parse_comprehension(ps, recv,
-				    macros[i].fn, off);
+				    macros[i].fn, na, off);
+		}
 		rt = NODE(ps, recv)->ty;
 	} else if (strcmp(name, "has") == 0) {
 		int32_t a;
@@ -1381,7 +1466,7 @@ is_type_name(const char *s, size_t n)
 {
 	static const char *const names[] = {
 		"int", "uint", "double", "string", "bool", "bytes", "list",
-		"map", "null_type", "type", "dyn", NULL,
+		"map", "null_type", "type", "dyn", "optional_type", NULL,
 	};
 	int	i;
 
@@ -1389,6 +1474,20 @@ is_type_name(const char *s, size_t n)
 		if (strlen(names[i]) == n && memcmp(names[i], s, n) == 0)
 			return 1;
 	return 0;
+}
+
+/* Wrap e, an optional value, as an optional entry of a literal. */
+static int32_t
+optional_entry(struct parser *ps, int32_t e, size_t off)
+{
+	int32_t		n = node_new(ps, N_OPT_ENTRY, off);
+	struct cel_type	t = NODE(ps, e)->ty;
+
+	if (!kind_ok(t.k, CT_OPTIONAL))
+		no_overload(ps, off, "optional entry", &t, 1);
+	NODE(ps, n)->a = e;
+	NODE(ps, n)->ty = elem_type(t);
+	return n;
 }
 
 static int32_t
@@ -1403,15 +1502,18 @@ parse_list_or_map(struct parser *ps, int map)
 	next(ps);
 	while (!ps->failed && ps->t.type != close) {
 		int32_t	e;
+		size_t	qoff = ps->t.off;
+		int	opt = accept(ps, T_QUESTION);
 
-		if (ps->t.type == T_QUESTION) {
-			unsupported(ps, ps->t.off, "optional %s entry",
-			    map ? "map" : "list");
-			next(ps);
-		}
 		e = parse_expr(ps);
 		if (ps->failed)
 			break;
+		/*
+		 * An optional entry: [?e] and {?k: e} take e's value if it
+		 * has one and leave the entry out for optional.none().
+		 */
+		if (opt && !map)
+			e = optional_entry(ps, e, qoff);
 		if (nv + 2 > av) {
 			av = av ? av * 2 : 8;
 			v = xreallocarray(v, av, sizeof *v);
@@ -1423,6 +1525,8 @@ parse_list_or_map(struct parser *ps, int map)
 			e = parse_expr(ps);
 			if (ps->failed)
 				break;
+			if (opt)
+				e = optional_entry(ps, e, qoff);
 			v[nv++] = e;
 		}
 		if (!accept(ps, T_COMMA))
@@ -1531,6 +1635,15 @@ parse_primary(struct parser *ps)
 		int		 i;
 		char		 qual[128];
 
+		/* Reserved words may name fields, not identifiers. */
+		for (i = 0; reserved[i] != NULL; i++) {
+			if (strlen(reserved[i]) == nlen &&
+			    memcmp(reserved[i], name, nlen) == 0) {
+				fail(ps, name_off, "Syntax error: reserved "
+				    "identifier: %s", reserved[i]);
+				return -1;
+			}
+		}
 		next(ps);
 		/* Namespaced functions: optional.of(), cel.bind(), ... */
 		if (ps->t.type == T_DOT && lookup_var(ps, name, nlen) < 0 &&
@@ -1970,7 +2083,11 @@ check_names(struct parser *ps)
 		    (first == NULL || n->col < first->col))
 			first = n;
 	}
-	if (first == NULL)
+	/*
+	 * A construct we do not implement may be a macro that binds the
+	 * name; then the program is unsupported, not wrong.
+	 */
+	if (first == NULL || ps->p->unsupported != NULL)
 		return;
 	if (is_type_name(first->lit.s, first->lit.n))
 		unsupported(ps, first->col - 1, "type value '%s'",
