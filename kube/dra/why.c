@@ -417,13 +417,14 @@ check_weight(enum dra_check c)
  * Tally every device node can reach for request r; returns the number
  * that pass every check, fills *nmatch with those that match the
  * selectors (pass or fail later) and adds one evidence line per failing
- * device (most telling checks first) to reason when it is not NULL.
+ * device (most telling checks first, none below min_weight) to reason
+ * when it is not NULL.
  */
 static size_t
 tally_request(struct why_state *st, struct dra_allocator *a,
     const char *node, const struct kube_node *n, const char *ns,
     const struct kube_device_request *r, size_t tally[NCHECKS],
-    size_t *nmatch, struct dra_why_reason *reason)
+    size_t *nmatch, struct dra_why_reason *reason, int min_weight)
 {
 	const struct kube_snapshot	*s = st->s;
 	struct dra_check_detail		 det;
@@ -432,7 +433,7 @@ tally_request(struct why_state *st, struct dra_allocator *a,
 
 	memset(tally, 0, NCHECKS * sizeof *tally);
 	*nmatch = 0;
-	for (level = WEIGHT_MAX; level >= 0; level--) {
+	for (level = WEIGHT_MAX; level >= min_weight; level--) {
 		for (i = 0; i < s->pools.n; i++) {
 			const struct kube_pool	*p = s->pools.v[i];
 
@@ -532,7 +533,7 @@ explain_request(struct why_state *st, struct dra_allocator *a,
 	const char		*code;
 
 	ok = tally_request(st, a, node, n, wc->ref.namespace, r, tally,
-	    &nmatch, NULL);
+	    &nmatch, NULL, 0);
 	if (r->mode == KUBE_MODE_ALL)
 		need = nmatch > 0 ? nmatch : 1;
 	else
@@ -577,8 +578,14 @@ explain_request(struct why_state *st, struct dra_allocator *a,
 		    node, ok, ok == 1 ? "is" : "are");
 	}
 	free(wants);
+	/* Devices the selectors leave out matter only when none is left. */
 	tally_request(st, a, node, n, wc->ref.namespace, r, tally, &nmatch,
-	    reason);
+	    reason, nmatch > 0 ? WEIGHT_MATCHED : 0);
+	if (nmatch > 0 && reachable > nmatch)
+		add_evidence(reason, "%zu other device%s reachable from node "
+		    "%s do%s not match the selectors", reachable - nmatch,
+		    reachable - nmatch == 1 ? "" : "s", node,
+		    reachable - nmatch == 1 ? "es" : "");
 	if (r->class_name != NULL && find_class(st->s, r->class_name) ==
 	    NULL)
 		add_evidence(reason, "DeviceClass %s does not exist",
