@@ -241,6 +241,12 @@ int	dra_node_matches(const char *node, const struct kube_node *n,
 void	dra_selectors(struct dra_allocator *a, const struct kube_device *d,
 	    const struct kube_device_request *r,
 	    const struct kube_device_class *cls, struct dra_selres *out);
+/*
+ * The allocator's text for an undecided selector (selectorsMatch):
+ * "class C: selector #i on device D: CEL runtime error: ..." or "claim
+ * NS/NAME: ..." (claim_name NULL or "": "claim in namespace NS: ...").
+ * NULL for a decided verdict.  The caller frees it.
+ */
 char	*dra_cel_message(const struct dra_selres *sr,
 	    const struct kube_device_class *cls, const char *claim_ns,
 	    const char *claim_name, const struct kube_device *d);

@@ -627,9 +627,12 @@ dra_cel_message(const struct dra_selres *sr,
 
 	if (sr->is_class && cls != NULL)
 		snprintf(who, sizeof who, "class %s", cls->meta.name);
+	else if (claim_name == NULL || *claim_name == '\0')
+		snprintf(who, sizeof who, "claim in namespace %s", claim_ns ?
+		    claim_ns : "");
 	else
 		snprintf(who, sizeof who, "claim %s/%s", claim_ns ?
-		    claim_ns : "", claim_name ? claim_name : "");
+		    claim_ns : "", claim_name);
 	switch (sr->verdict) {
 	case DRA_SEL_ERROR:
 		return xasprintf("%s: selector #%zu on device %s/%s/%s: CEL "
