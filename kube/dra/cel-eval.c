@@ -981,6 +981,9 @@ eval_comp(struct cel_ctx *c, const struct cel_node *n)
 		keys = map_keys(c, range);
 	else if (range.k == CV_LIST)
 		keys = range;
+	else if (two)
+		return cel_error(c, "unsupported comprehension range type: %s",
+		    go_type_name(range));
 	else
 		return cel_error(c, "got '%s', expected iterable type",
 		    go_type_name(range));
@@ -990,8 +993,13 @@ eval_comp(struct cel_ctx *c, const struct cel_node *n)
 	    fn == F_TRANSFORM_MAP)
 		out = cel_alloc(c, ((size_t)keys.n + 1) * 2 * sizeof *out);
 	for (i = 0; i < keys.n; i++) {
-		struct cel_val elem = cel_list_get(c, keys, i);
+		struct cel_val elem;
 
+		if (++c->iterations > CEL_MAX_ITERATIONS)
+			return cel_unsup(c, n->col, "evaluation beyond %d "
+			    "comprehension steps (the cost limit is not "
+			    "modelled)", CEL_MAX_ITERATIONS);
+		elem = cel_list_get(c, keys, i);
 		if (is_err(elem))
 			return elem;
 		if (!two)
@@ -1111,6 +1119,13 @@ cel_eval(struct cel_ctx *c, int32_t idx)
 		v.k = CV_DEVICE;
 		return v;
 	case N_VAR:
+		if (c->lazy[n->slot] > 0) {
+			/* cel-go folder.ResolveName: bound on first use. */
+			int32_t init = c->lazy[n->slot] - 1;
+
+			c->lazy[n->slot] = 0;
+			c->vars[n->slot] = cel_eval(c, init);
+		}
 		return c->vars[n->slot];
 	case N_SELECT:
 		return lookup(c, cel_eval(c, n->a), n->lit,
@@ -1223,7 +1238,7 @@ cel_eval(struct cel_ctx *c, int32_t idx)
 	case N_COMP:
 		return eval_comp(c, n);
 	case N_BIND:
-		c->vars[n->slot] = cel_eval(c, n->a);
+		c->lazy[n->slot] = n->a + 1;
 		return cel_eval(c, n->b);
 	case N_OPT_ENTRY:
 		/* Evaluated by its list or map. */

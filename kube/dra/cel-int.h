@@ -32,6 +32,13 @@
 #define CEL_MAX_SLOTS		32	/* comprehension and bind variables */
 #define CEL_INCLUDES_MAX	48	/* ResourceSliceMaxAttributeValuesPerDevice */
 #define CEL_MAX_ARGS		8	/* arguments of a call we type */
+/*
+ * Comprehension steps per evaluation.  Kubernetes stops a selector at
+ * a cost of 1000000 (CELSelectorExpressionMaxCost); cel-go's cost
+ * model is not reproduced, so beyond this many steps the answer is
+ * unsupported rather than a guess either way.
+ */
+#define CEL_MAX_ITERATIONS	1000000
 
 /* Static types (the checker's view); CT_DYN matches anything. */
 enum cel_tkind {
@@ -196,6 +203,9 @@ struct dra_cel {
 struct cel_ctx {
 	const struct dra_cel	*p;
 	const struct kube_device *d;
+	uint64_t		 iterations;	/* comprehension steps so far */
+	/* cel.bind values not computed yet: node index + 1, or 0. */
+	int32_t			 lazy[CEL_MAX_SLOTS];
 	struct cel_val		 vars[CEL_MAX_SLOTS];
 	char			*buf;		/* bump area (starts on stack) */
 	size_t			 used, size;

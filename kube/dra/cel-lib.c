@@ -215,6 +215,12 @@ re_put(struct rebuf *b, const char *s, size_t n)
 	b->s[b->n] = '\0';
 }
 
+static void
+re_puts(struct rebuf *b, const char *s)
+{
+	re_put(b, s, strlen(s));
+}
+
 /* Parse {n}, {n,} or {n,m} at p[i]; returns its length or 0. */
 static size_t
 re_repeat(const char *p, size_t n, size_t i, long *lo, long *hi)
@@ -250,7 +256,17 @@ re_translate(const char *p, size_t n, struct rebuf *b)
 {
 	size_t	i = 0, k;
 	int	quant_ok = 0;	/* a quantifier may follow */
+	int	after_group = 0;	/* ... and would repeat a group */
 	long	lo, hi;
+	/*
+	 * Go limits nested counted repetition ("x{2}{2}...", "(x{10}){200}")
+	 * to 1000 copies: prod[d] is the largest product of counts inside
+	 * the group open at depth d; inner that of the group just closed.
+	 */
+	long	prod[64], inner = 1;
+	int	depth = 0;
+
+	prod[0] = 1;
 
 	while (i < n) {
 		char ch = p[i];
@@ -270,17 +286,19 @@ re_translate(const char *p, size_t n, struct rebuf *b)
 				k = e ? (size_t)(e - p) + 2 : n;
 				re_put(b, p + i, k - i);
 				if (e == NULL)
-					re_put(b, "\\E", 2);
+					re_puts(b, "\\E");
+				/* An empty \Q\E is nothing to repeat. */
+				quant_ok = (e ? (size_t)(e - p) : n) > i + 2;
+				after_group = 0;
 				i = k;
-				quant_ok = 1;
 				continue;
 			}
 			if (ch == 's')
-				re_put(b, "[\\t\\n\\f\\r ]", 11);
+				re_puts(b, "[\\t\\n\\f\\r ]");
 			else if (ch == 'S')
-				re_put(b, "[^\\t\\n\\f\\r ]", 12);
+				re_puts(b, "[^\\t\\n\\f\\r ]");
 			else if (ch == 'v')
-				re_put(b, "\\x0B", 4);
+				re_puts(b, "\\x0B");
 			else if (strchr("afnrtdDwWbBAzpPx", ch) != NULL)
 				re_put(b, p + i, 2);
 			else if ((ch >= '0' && ch <= '9') ||
@@ -290,17 +308,20 @@ re_translate(const char *p, size_t n, struct rebuf *b)
 			else
 				re_put(b, p + i, 2);
 			quant_ok = strchr("bBAz", ch) == NULL;
+			after_group = 0;
 			i += 2;
 			continue;
 		}
 		if (ch == '[') {
 			size_t	j = i + 1;
 
-			re_put(b, "[", 1);
+			re_puts(b, "[");
 			if (j < n && p[j] == '^')
 				re_put(b, p + j++, 1);
-			if (j < n && p[j] == ']')
-				re_put(b, "\\]", 2), j++;
+			if (j < n && p[j] == ']') {
+				re_puts(b, "\\]");
+				j++;
+			}
 			for (; j < n && p[j] != ']'; j++) {
 				if (p[j] == '[' && j + 1 < n && p[j + 1] == ':') {
 					const char *e = memchr(p + j, ']',
@@ -313,7 +334,7 @@ re_translate(const char *p, size_t n, struct rebuf *b)
 					continue;
 				}
 				if (p[j] == '[') {
-					re_put(b, "\\[", 2);
+					re_puts(b, "\\[");
 					continue;
 				}
 				if (p[j] != '\\') {
@@ -324,11 +345,15 @@ re_translate(const char *p, size_t n, struct rebuf *b)
 					return "trailing backslash";
 				ch = p[j];
 				if (ch == 's')
-					re_put(b, "\\t\\n\\f\\r ", 9);
+					re_puts(b, "\\t\\n\\f\\r ");
+				else if (ch == 'S')
+					/* All but Go's \s: \t \n \f \r space. */
+					re_puts(b, "\\x00-\\x08\\x0b\\x0e-\\x1f"
+					    "\\x21-\\x{10ffff}");
 				else if (ch == 'v')
-					re_put(b, "\\x0B", 4);
+					re_puts(b, "\\x0B");
 				else if (strchr("afnrtdDwWpPx", ch) != NULL) {
-					re_put(b, "\\", 1);
+					re_puts(b, "\\");
 					re_put(b, p + j, 1);
 				} else if ((ch >= '0' && ch <= '9') ||
 				    (ch >= 'a' && ch <= 'z') ||
@@ -336,20 +361,25 @@ re_translate(const char *p, size_t n, struct rebuf *b)
 				    (unsigned char)ch >= 0x80)
 					return "escape sequence in a class";
 				else {
-					re_put(b, "\\", 1);
+					re_puts(b, "\\");
 					re_put(b, p + j, 1);
 				}
 			}
 			if (j >= n)
 				return "unterminated character class";
-			re_put(b, "]", 1);
+			re_puts(b, "]");
 			i = j + 1;
 			quant_ok = 1;
+			after_group = 0;
 			continue;
 		}
 		if (ch == '(') {
 			if (i + 1 < n && p[i + 1] == '*')
 				return "PCRE verb";
+			if (++depth >= (int)(sizeof prod / sizeof prod[0]))
+				return "group nesting";
+			prod[depth] = 1;
+			after_group = 0;
 			if (i + 1 < n && p[i + 1] == '?') {
 				size_t j = i + 2;
 
@@ -373,7 +403,7 @@ re_translate(const char *p, size_t n, struct rebuf *b)
 				quant_ok = 0;
 				continue;
 			}
-			re_put(b, "(", 1);
+			re_puts(b, "(");
 			i++;
 			quant_ok = 0;
 			continue;
@@ -385,15 +415,24 @@ re_translate(const char *p, size_t n, struct rebuf *b)
 			if (!quant_ok)
 				return "repetition operator";
 			if (ch == '{') {
+				long count;
+
 				len = re_repeat(p, n, i, &lo, &hi);
 				if (lo > 1000 || hi > 1000 ||
 				    (hi >= 0 && hi < lo))
 					return "repeat count";
+				count = (hi >= 0 ? hi : lo) *
+				    (after_group ? inner : 1);
+				if (count > 1000)
+					return "repeat count";
+				if (count > prod[depth])
+					prod[depth] = count;
 			}
+			after_group = 0;
 			re_put(b, p + i, len);
 			i += len;
 			if (i < n && p[i] == '?') {
-				re_put(b, "?", 1);
+				re_puts(b, "?");
 				i++;
 			}
 			if (i < n && (p[i] == '+' || p[i] == '*' ||
@@ -404,22 +443,30 @@ re_translate(const char *p, size_t n, struct rebuf *b)
 			continue;
 		}
 		if (ch == '{' || ch == '}') {
-			re_put(b, ch == '{' ? "\\{" : "\\}", 2);
+			re_puts(b, ch == '{' ? "\\{" : "\\}");
 			i++;
 			quant_ok = 1;
+			after_group = 0;
 			continue;
 		}
 		if (ch == '#' || ch == ' ') {
 			/* Literal in Go; escape against extended mode. */
-			re_put(b, "\\", 1);
+			re_puts(b, "\\");
 			re_put(b, p + i, 1);
 			i++;
 			quant_ok = 1;
+			after_group = 0;
 			continue;
+		}
+		if (ch == ')' && depth > 0) {
+			inner = prod[depth--];
+			if (inner > prod[depth])
+				prod[depth] = inner;
 		}
 		re_put(b, p + i, 1);
 		quant_ok = ch != '|' && ch != '^' && ch != '$' && ch != ')' ?
 		    1 : ch == ')';
+		after_group = ch == ')';
 		i++;
 	}
 	return NULL;

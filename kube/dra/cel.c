@@ -53,6 +53,7 @@ dra_cel_eval(const struct dra_cel *p, const struct kube_device *d,
 		dra_err_set(err, KUBE_E_UNSUPPORTED, "%s", p->unsupported);
 		return DRA_CEL_UNSUPPORTED;
 	}
+	/* All but vars, which are set before use. */
 	memset(&c, 0, offsetof(struct cel_ctx, vars));
 	c.p = p;
 	c.d = d;
