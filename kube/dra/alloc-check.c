@@ -229,8 +229,17 @@ dra_device_check(struct dra_allocator *a, const char *node,
 		return done(out, DRA_CHECK_NODE);
 	}
 	if (a->features & DRA_FEATURE_CONSUMABLE_CAPACITY) {
-		rc = dra_capacity_fits(d, r, h, NULL, &out->capacity,
+		rc = dra_capacity_fits(a, d, r, h, NULL, &out->capacity,
 		    &out->need, &out->left, &missing);
+		if (rc == DRA_CAPACITY_NEGATIVE) {
+			char name[512];
+
+			out->message = xasprintf("capacity \"%s\": capacity "
+			    "value is negative", dra_capacity_name(d,
+			    out->capacity, name, sizeof name));
+			out->need = out->left = 0;
+			return done(out, DRA_CHECK_CAPACITY);
+		}
 		if (rc < 0) {
 			out->capacity = NULL;
 			out->message = xasprintf("the request asks for "

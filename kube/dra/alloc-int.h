@@ -262,14 +262,20 @@ const struct kube_device_class *dra_class(const struct dra_allocator *a,
  * NULL).  Returns 1 fits, 0 does not (*bad, *need, *left set), -1 r
  * requests a capacity d does not publish (*missing set).
  */
-int	dra_capacity_fits(const struct kube_device *d,
-	    const struct kube_device_request *r, const struct dra_held *held,
-	    const int64_t *allocating, const struct kube_capacity **bad,
-	    int64_t *need, int64_t *left,
+int	dra_capacity_fits(const struct dra_allocator *a,
+	    const struct kube_device *d, const struct kube_device_request *r,
+	    const struct dra_held *held, const int64_t *allocating,
+	    const struct kube_capacity **bad, int64_t *need, int64_t *left,
 	    const struct kube_capacity_request **missing);
+/* -2 from dra_capacity_fits(): a consumed capacity would be negative. */
+#define DRA_CAPACITY_NEGATIVE	(-2)
 /* What r consumes of each capacity of d (d->ncapacity values). */
-void	dra_capacity_consumed(const struct kube_device *d,
-	    const struct kube_device_request *r, int64_t *out);
+void	dra_capacity_consumed(const struct dra_allocator *a,
+	    const struct kube_device *d, const struct kube_device_request *r,
+	    int64_t *out);
+/* The capacity's name as published ("id" in the driver's domain). */
+const char *dra_capacity_name(const struct kube_device *d,
+	    const struct kube_capacity *c, char *buf, size_t len);
 
 /* alloc-pools.c */
 struct dra_gather *dra_gather_pools(struct dra_allocator *a,

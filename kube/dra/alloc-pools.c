@@ -301,12 +301,31 @@ add_relevant(struct gpool **pools, struct kube_slice *sl,
 	gp->slices[gp->nslices++] = sl;
 }
 
+/*
+ * sliceUsesCompatibilityGroups: with DRADeviceCompatibilityGroups off
+ * (1.37's default, not modelled) such slices are ignored, which leaves
+ * their pool incomplete.
+ */
+static int
+uses_compat_groups(const struct kube_slice *sl)
+{
+	size_t	i, j;
+
+	for (i = 0; i < sl->ndevices; i++)
+		for (j = 0; j < sl->devices[i].nconsumes; j++)
+			if (sl->devices[i].consumes[j].ncompat_groups > 0)
+				return 1;
+	return 0;
+}
+
 static void
 consider(struct dra_allocator *a, struct gpool **pools, const char *node,
     const struct kube_node *n, struct kube_slice *sl, struct dra_apool *ap)
 {
 	if (!(a->features & DRA_FEATURE_PARTITIONABLE) &&
 	    (sl->per_device_node_selection || sl->ncounter_sets > 0))
+		return;
+	if (uses_compat_groups(sl))
 		return;
 	if (slice_relevant(node, n, sl))
 		add_relevant(pools, sl, ap);
@@ -321,7 +340,7 @@ dra_gather_pools(struct dra_allocator *a, const char *node,
 	struct gpool		*pools = NULL, *gp, *tgp;
 	struct dra_npool	*p;
 	struct kube_slice      **all;
-	size_t			 i, nall, np = 0;
+	size_t			 i, j, nall, np = 0;
 	int64_t			 gen, want;
 	int			 obsolete;
 
@@ -386,6 +405,10 @@ dra_gather_pools(struct dra_allocator *a, const char *node,
 		}
 		if (obsolete)
 			goto next;
+		for (i = 0, j = 0; i < nall; i++)
+			if (!uses_compat_groups(all[i]))
+				all[j++] = all[i];
+		nall = j;
 		if ((int64_t)nall != want) {
 			p->incomplete = 1;
 			np++;

@@ -2,13 +2,15 @@
  * alloc-search.c: dra_allocate(), the search for one pod on one node.
  *
  * Mirrors Allocate, validateDeviceRequest, allocateOne, allocateDevice,
- * checkAvailableCounters and deallocateCountersForDevice of
- * structured/internal/incubating/allocator_incubating.go, and the
- * matchAttribute / distinctAttribute constraints of allocator_
- * incubating.go and constraint.go as of Kubernetes 1.37: the snapshot
- * of 2026-07-01 (3d03671) plus the fixes merged in July 2026 that
- * kube-scheduler 1.37.2 runs with (without #140431 case 08 could not be
- * allocated, and 1.37.2 allocated it):
+ * rollbackDevice, checkAvailableCounters and deallocateCountersForDevice
+ * of structured/internal/incubating/allocator_incubating.go, the
+ * matchAttribute / distinctAttribute constraints (allocator_incubating.go,
+ * constraint.go), and the PreFilter class checks of kube-scheduler's
+ * dynamicresources.go, all of k8s.io/dynamic-resource-allocation
+ * v0.37.2 and k8s.io/kubernetes v1.37.2, the sources kube-scheduler
+ * 1.37.2 is built from.  Compared with the 2026-07-01 snapshot
+ * (3d03671) they carry the July 2026 fixes, which decide outcomes
+ * (without #140431 case 08 could not be allocated):
  *  - kubernetes/kubernetes#140431: a candidate rejected after its
  *    counters were reserved (taint, constraint, capacity, the must
  *    error) gives back everything it reserved; undoing a pick gives
@@ -22,13 +24,18 @@
  *    counters again;
  *  - #140769: All gathers its devices with the static capacity check
  *    (nothing consumed), so a matching device whose capacity is used
- *    up makes the All request fail instead of being left out.
- * Upstream quirks that decide outcomes are kept: distinctAttribute
- * remembers one value per request name, so a request of three or more
- * devices may repeat a value; adminAccess candidates reserve counters
+ *    up makes the All request fail instead of being left out;
+ *  - distinctAttribute compares a device with every device picked so
+ *    far (a stack), not one value per request name;
+ *  - the 32-result limit is checked request by request ("adding N
+ *    devices exceeds the claim limit of 32, with M already accounted
+ *    for"); a negative consumed capacity aborts.
+ * Kept as upstream has it: adminAccess candidates reserve counters
  * like any other (#140729, open).
  * Not mirrored: the node selector, config, tolerations and share IDs
- * of the allocation result.
+ * of the allocation result; capacity requests too large for int64
+ * range arithmetic (errCapacityRequestNotRepresentable);
+ * derivedAttributes (alpha, dropped by the API server when off).
  */
 #include "alloc-int.h"
 
@@ -86,8 +93,8 @@ struct cons {
 	const char		*domain;	/* split attribute name */
 	const char		*id;
 	const struct kube_attr	*first;		/* match */
-	struct seen		*seen;		/* distinct */
-	size_t			 nseen;
+	struct seen		*seen;		/* distinct: a stack */
+	size_t			 nseen, capseen;
 	int			 n;
 };
 
@@ -224,14 +231,41 @@ already_shared(struct run *r, const struct cand *c)
 	return e != NULL && e->has_cap;
 }
 
-/* The alloc.CmpRequestOverCapacity wrapper: 1 fits, 0 no, -1 error. */
+/*
+ * The alloc.CmpRequestOverCapacity wrapper: 1 fits, 0 does not (or a
+ * requested capacity is not published), DRA_CAPACITY_NEGATIVE an error;
+ * *bad the capacity concerned.
+ */
 static int
-capacity_ok(struct run *r, const struct rdata *rd, const struct cand *c)
+capacity_ok(struct run *r, const struct rdata *rd, const struct cand *c,
+    const struct kube_capacity **bad)
 {
 	struct ading	*e = ading_get(r, c->d, 0);
+	int		 rc;
 
-	return dra_capacity_fits(c->d, rd->req, held(r, c),
-	    e != NULL && e->has_cap ? e->cap : NULL, NULL, NULL, NULL, NULL);
+	rc = dra_capacity_fits(r->a, c->d, rd->req, held(r, c),
+	    e != NULL && e->has_cap ? e->cap : NULL, bad, NULL, NULL, NULL);
+	return rc == -1 ? 0 : rc;
+}
+
+/* The error of a negative consumed capacity, as CmpRequestOverCapacity. */
+static int
+capacity_error(struct run *r, size_t ci, const struct rdata *rd,
+    const struct cand *c, const struct kube_capacity *bad, const char *verb,
+    int full_id)
+{
+	char	obj[512], name[512], dev[1024];
+
+	if (full_id)
+		snprintf(dev, sizeof dev, "%s/%s/%s", c->sl->driver,
+		    c->sl->pool_name, c->d->name);
+	else
+		snprintf(dev, sizeof dev, "%s", c->d->name);
+	set_msg(r, xasprintf("claim %s, request %s: %s capacity for device "
+	    "%s: capacity \"%s\": capacity value is negative",
+	    claim_obj(&r->claims[ci], obj, sizeof obj), rd_name(rd), verb, dev,
+	    dra_capacity_name(c->d, bad, name, sizeof name)));
+	return R_ERR;
 }
 
 /* isSelectable: 1, 0, R_ERR or R_UNSUP. */
@@ -407,26 +441,21 @@ cons_add(struct run *r, struct cons *k, const struct rdata *rd,
 		k->n++;
 		return 1;
 	}
-	if (k->n > 0) {
-		/* matchesAttribute: unknown value types never match. */
-		for (i = 0; i < k->nseen; i++)
-			if (!attr_scalar(at) || attr_eq(at, k->seen[i].attr))
-				return 0;
-	}
+	/* matchesAttribute: unknown value types never match. */
 	for (i = 0; i < k->nseen; i++)
-		if (strcmp(k->seen[i].req, rd->base) == 0)
-			break;
-	if (i == k->nseen) {
-		struct seen *nv = dra_scratch_calloc(&r->scratch, k->nseen + 1,
-		    sizeof *nv);
+		if (!attr_scalar(at) || attr_eq(at, k->seen[i].attr))
+			return 0;
+	if (k->nseen == k->capseen) {
+		struct seen *nv;
 
+		k->capseen = k->capseen ? k->capseen * 2 : 8;
+		nv = dra_scratch_calloc(&r->scratch, k->capseen, sizeof *nv);
 		if (k->nseen > 0)
 			memcpy(nv, k->seen, k->nseen * sizeof *nv);
 		k->seen = nv;
-		k->nseen++;
 	}
-	k->seen[i].req = rd->base;
-	k->seen[i].attr = at;
+	k->seen[k->nseen].req = rd->base;
+	k->seen[k->nseen++].attr = at;
 	k->n++;
 	return 1;
 }
@@ -435,20 +464,11 @@ cons_add(struct run *r, struct cons *k, const struct rdata *rd,
 static void
 cons_remove(struct cons *k, const struct rdata *rd)
 {
-	size_t	i;
-
 	if (!cons_applies(k, rd))
 		return;
 	k->n--;
-	if (!k->distinct)
-		return;
-	for (i = 0; i < k->nseen; i++) {
-		if (strcmp(k->seen[i].req, rd->base) == 0) {
-			k->seen[i] = k->seen[k->nseen - 1];
-			k->nseen--;
-			break;
-		}
-	}
+	if (k->distinct && k->nseen > 0)
+		k->nseen--;	/* removes are in reverse order of adds */
 }
 
 /*
@@ -464,7 +484,8 @@ pick(struct run *r, size_t ci, struct rdata *rd, const struct cand *c,
 	const struct kube_device *d = c->d;
 	struct ading		*e;
 	struct pick		*p;
-	int			 multi, skip, reserved, inserted;
+	const struct kube_capacity *bad = NULL;
+	int			 multi, skip, reserved, inserted, rc;
 	size_t			 i, j;
 	char			 obj[512];
 
@@ -507,11 +528,14 @@ pick(struct run *r, size_t ci, struct rdata *rd, const struct cand *c,
 		return 0;
 	}
 	if ((a->features & DRA_FEATURE_CONSUMABLE_CAPACITY) &&
-	    capacity_ok(r, rd, c) <= 0) {
+	    (rc = capacity_ok(r, rd, c, &bad)) <= 0) {
 		for (j = 0; j < claim->ncons; j++)
 			cons_remove(&claim->cons[j], rd);
 		if (reserved)
 			counters_add(cpool_get(r, c), d, -1);
+		if (rc == DRA_CAPACITY_NEGATIVE)
+			return capacity_error(r, ci, rd, c, bad, "rechecking",
+			    1);
 		return 0;
 	}
 	e = ading_get(r, d, 1);
@@ -535,7 +559,7 @@ pick(struct run *r, size_t ci, struct rdata *rd, const struct cand *c,
 	if (multi) {
 		p->consumed = d->ncapacity > 0 ? xcalloc(d->ncapacity,
 		    sizeof *p->consumed) : NULL;
-		dra_capacity_consumed(d, rd->req, p->consumed);
+		dra_capacity_consumed(a, d, rd->req, p->consumed);
 		e->has_cap = 1;
 		e->nshares++;
 		for (i = 0; i < d->ncapacity; i++)
@@ -587,6 +611,7 @@ search_devices(struct run *r, size_t ci, size_t ri, size_t si, int64_t di,
 {
 	struct rdata	*rd = &r->claims[ci].reqs[ri].subs[si];
 	struct dra_npool *np;
+	const struct kube_capacity *bad = NULL;
 	struct cand	 c;
 	size_t		 pi, li, dvi;
 	int		 rc;
@@ -615,8 +640,12 @@ search_devices(struct run *r, size_t ci, size_t ri, size_t si, int64_t di,
 					continue;
 				if ((r->a->features &
 				    DRA_FEATURE_CONSUMABLE_CAPACITY) &&
-				    capacity_ok(r, rd, &c) <= 0)
+				    (rc = capacity_ok(r, rd, &c, &bad)) <= 0) {
+					if (rc == DRA_CAPACITY_NEGATIVE)
+						return capacity_error(r, ci, rd,
+						    &c, bad, "checking", 1);
 					continue;
+				}
 				rc = pick(r, ci, rd, &c, 0);
 				if (rc < 0)
 					return rc;
@@ -704,6 +733,7 @@ validate_request(struct run *r, size_t ci, struct rdata *rd)
 	struct cl		*claim = &r->claims[ci];
 	const struct kube_device_request *req = rd->req;
 	struct dra_npool	*np;
+	const struct kube_capacity *bad = NULL;
 	struct cand		 c;
 	size_t			 pi, li, dvi, cap = 0;
 	char			 obj[512];
@@ -772,9 +802,13 @@ validate_request(struct run *r, size_t ci, struct rdata *rd)
 				/* #140769: the static capacity only. */
 				if ((r->a->features &
 				    DRA_FEATURE_CONSUMABLE_CAPACITY) &&
-				    dra_capacity_fits(c.d, rd->req, NULL, NULL,
-				    NULL, NULL, NULL, NULL) <= 0)
+				    (rc = dra_capacity_fits(r->a, c.d, rd->req,
+				    NULL, NULL, &bad, NULL, NULL, NULL)) <= 0) {
+					if (rc == DRA_CAPACITY_NEGATIVE)
+						return capacity_error(r, ci, rd,
+						    &c, bad, "checking", 0);
 					continue;
+				}
 				if (rd->nall == cap) {
 					cap = cap ? cap * 2 : 32;
 					rd->alldevs = xreallocarray(
@@ -801,6 +835,67 @@ split_attr(struct run *r, struct cons *k, const char *fq)
 	}
 	k->domain = dra_scratch_strndup(&r->scratch, fq, (size_t)(slash - fq));
 	k->id = dra_scratch_strdup(&r->scratch, slash + 1);
+}
+
+/*
+ * The DynamicResources plugin's PreFilter checks of the pod's claims,
+ * before any node (dynamicresources.go, validateDeviceClass): every
+ * request and subrequest names a DeviceClass that exists.  KUBE_OK or
+ * R_ERR with r->msg.
+ */
+static int
+prefilter(struct run *r)
+{
+	const struct kube_claim_spec	*spec;
+	const struct kube_request	*kr;
+	const struct kube_device_request *q;
+	char				 obj[512], name[1024];
+	size_t				 ci, ri, si, n;
+
+	for (ci = 0; ci < r->nclaims; ci++) {
+		spec = r->claims[ci].ref->spec;
+		claim_obj(&r->claims[ci], obj, sizeof obj);
+		for (ri = 0; ri < spec->nrequests; ri++) {
+			kr = &spec->requests[ri];
+			if (kr->exactly == NULL && kr->nfirst_available == 0) {
+				set_msg(r, xasprintf("resource claim %s, request "
+				    "%s: unknown request type", obj, kr->name));
+				return R_ERR;
+			}
+			if (kr->exactly == NULL && !(r->a->features &
+			    DRA_FEATURE_PRIORITIZED_LIST)) {
+				set_msg(r, xasprintf("resource claim %s, request "
+				    "%s: has subrequests, but the "
+				    "DRAPrioritizedList feature is disabled",
+				    obj, kr->name));
+				return R_ERR;
+			}
+			n = kr->exactly != NULL ? 1 : kr->nfirst_available;
+			for (si = 0; si < n; si++) {
+				q = kr->exactly != NULL ? kr->exactly :
+				    &kr->first_available[si];
+				if (kr->exactly != NULL)
+					snprintf(name, sizeof name, "%s",
+					    kr->name);
+				else
+					snprintf(name, sizeof name, "%s/%s",
+					    kr->name, q->name);
+				if (q->class_name == NULL ||
+				    *q->class_name == '\0') {
+					set_msg(r, xasprintf("request %s: "
+					    "unsupported request type", name));
+					return R_ERR;
+				}
+				if (dra_class(r->a, q->class_name) == NULL) {
+					set_msg(r, xasprintf("request %s: device "
+					    "class %s does not exist", name,
+					    q->class_name));
+					return R_ERR;
+				}
+			}
+		}
+	}
+	return KUBE_OK;
 }
 
 /* The checks of Allocate before the search; KUBE_OK or R_ERR/R_UNSUP. */
@@ -893,13 +988,16 @@ prepare(struct run *r)
 				if (rd->ndev < min_req)
 					min_req = rd->ndev;
 			}
+			if (min_req > DRA_ALLOC_RESULTS_MAX - min_claim) {
+				set_msg(r, xasprintf("claim %s, request %s: "
+				    "adding %lld devices exceeds the claim "
+				    "limit of %d, with %lld already accounted "
+				    "for", obj, kr->name, (long long)min_req,
+				    DRA_ALLOC_RESULTS_MAX,
+				    (long long)min_claim));
+				return R_ERR;
+			}
 			min_claim += min_req;
-		}
-		if (min_claim > DRA_ALLOC_RESULTS_MAX) {
-			set_msg(r, xasprintf("claim %s: number of requested "
-			    "devices %lld exceeds the claim limit of %d", obj,
-			    (long long)min_claim, DRA_ALLOC_RESULTS_MAX));
-			return R_ERR;
 		}
 		claim->ncons = spec->nconstraints;
 		claim->cons = dra_scratch_calloc(&r->scratch,
@@ -959,8 +1057,13 @@ candidate(struct run *r, size_t ci, const struct rdata *rd,
 	if (rc == 0)
 		return 0;
 	if ((a->features & DRA_FEATURE_CONSUMABLE_CAPACITY) &&
-	    capacity_ok(r, rd, c) <= 0)
+	    (rc = capacity_ok(r, rd, c, NULL)) <= 0) {
+		if (rc == DRA_CAPACITY_NEGATIVE) {
+			r->saw_undecided = 1;
+			return 1;
+		}
 		return 0;
+	}
 	if (!(a->features & DRA_FEATURE_PARTITIONABLE) && d->nconsumes > 0)
 		return 0;
 	if (d->nconsumes > 0 && !(d->allow_multiple &&
@@ -1117,24 +1220,29 @@ match_possible(const struct cons *k, struct cands *cv, int64_t *need,
 
 static int
 distinct_possible(const struct cons *k, struct cands *cv, int64_t *need,
-    size_t nreq, int admin)
+    size_t nreq)
 {
 	const struct kube_attr	**vals = NULL, *v;
 	size_t			  nvals = 0, i, y, j;
-	int			  multi = 0;
+	int64_t			  total = 0;
+	int			  other = 0;
 
-	for (i = 0; i < nreq; i++) {
-		multi |= cv[i].multi;
-		if (need[i] != 1)
-			return 1;
-	}
-	if (multi || admin || nreq == 0)
-		return 1;
+	/*
+	 * Every device the requests get needs a value of its own: the
+	 * same device twice has the same value, and a value that is not a
+	 * scalar only goes with an empty set.
+	 */
+	for (i = 0; i < nreq; i++)
+		total += need[i];
 	for (i = 0; i < nreq; i++) {
 		for (y = 0; y < cv[i].n; y++) {
 			v = constraint_attr(k, cv[i].v[y].d);
-			if (v == NULL || !attr_scalar(v))
-				return 1;
+			if (v == NULL)
+				continue;
+			if (!attr_scalar(v)) {
+				other = 1;
+				continue;
+			}
 			for (j = 0; j < nvals; j++)
 				if (attr_eq(v, vals[j]))
 					break;
@@ -1146,7 +1254,7 @@ distinct_possible(const struct cons *k, struct cands *cv, int64_t *need,
 		}
 	}
 	free(vals);
-	return nvals >= nreq;
+	return (int64_t)(nvals + (size_t)other) >= total;
 }
 
 static int
@@ -1222,7 +1330,7 @@ impossible(struct run *r)
 			}
 			if (claim->cons[k].distinct ?
 			    !distinct_possible(&claim->cons[k], sel, need,
-			    nsel, admin) :
+			    nsel) :
 			    !match_possible(&claim->cons[k], sel, need, nsel,
 			    admin))
 				result = 1;
@@ -1332,7 +1440,8 @@ dra_allocate(struct dra_allocator *a, const char *node,
 	for (i = 0; i < nclaims; i++)
 		r.claims[i].ref = &claims[i];
 
-	rc = prepare(&r);
+	if ((rc = prefilter(&r)) == KUBE_OK)
+		rc = prepare(&r);
 	if (rc == KUBE_OK && !a->no_counting && impossible(&r))
 		rc = R_NO;
 	else if (rc == KUBE_OK)

@@ -720,9 +720,13 @@ cap_name_eq(const struct kube_capacity_request *q,
 	    c->domain != NULL && strcmp(dom, c->domain) == 0;
 }
 
-/* calculateConsumedCapacity with roundUpRange and roundUpValidValues. */
+/*
+ * calculateConsumedCapacity with roundUpRange and roundUpValidValues.
+ * With DRAFractionalCapacityRange (useMilli) the range arithmetic is in
+ * thousandths, else in whole units (Quantity.Value(), rounded up).
+ */
 static int64_t
-consumed_one(const struct kube_capacity_request *q,
+consumed_one(int fractional, const struct kube_capacity_request *q,
     const struct kube_capacity *c)
 {
 	const struct kube_request_policy	*p = c->policy;
@@ -742,6 +746,13 @@ consumed_one(const struct kube_capacity_request *q,
 			return p->min.milli;
 		if (!p->has_step)
 			return req;
+		if (fractional && p->step.milli >= 1) {
+			step = p->step.milli;
+			n = (req - p->min.milli) / step;
+			if ((req - p->min.milli) % step != 0)
+				n++;
+			return p->min.milli + step * n;
+		}
 		r = units(req);
 		step = units(p->step.milli);
 		min = units(p->min.milli);
@@ -762,7 +773,7 @@ consumed_one(const struct kube_capacity_request *q,
 
 /* violatesPolicy. */
 static int
-violates(int64_t v, const struct kube_request_policy *p)
+violates(int fractional, int64_t v, const struct kube_request_policy *p)
 {
 	int64_t	step, min;
 	size_t	i;
@@ -774,6 +785,8 @@ violates(int64_t v, const struct kube_request_policy *p)
 	if (p->has_range) {
 		if (p->has_max && v > p->max.milli)
 			return 1;
+		if (p->has_step && fractional && p->step.milli >= 1)
+			return (v - p->min.milli) % p->step.milli != 0;
 		if (p->has_step) {
 			step = units(p->step.milli);
 			min = units(p->min.milli);
@@ -817,8 +830,20 @@ held_amount(const struct dra_held *h, const struct kube_capacity *c)
 	return 0;
 }
 
+const char *
+dra_capacity_name(const struct kube_device *d, const struct kube_capacity *c,
+    char *buf, size_t len)
+{
+	if (d->slice != NULL && d->slice->driver != NULL && c->domain != NULL &&
+	    strcmp(c->domain, d->slice->driver) == 0)
+		snprintf(buf, len, "%s", c->id);
+	else
+		snprintf(buf, len, "%s/%s", c->domain ? c->domain : "", c->id);
+	return buf;
+}
+
 int
-dra_capacity_fits(const struct kube_device *d,
+dra_capacity_fits(const struct dra_allocator *a, const struct kube_device *d,
     const struct kube_device_request *r, const struct dra_held *held,
     const int64_t *allocating, const struct kube_capacity **bad,
     int64_t *need, int64_t *left,
@@ -826,6 +851,8 @@ dra_capacity_fits(const struct kube_device *d,
 {
 	const char		*driver = d->slice ? d->slice->driver : NULL;
 	const struct kube_capacity *c;
+	int			 frac = (a->features &
+				    DRA_FEATURE_FRACTIONAL_CAPACITY) != 0;
 	int64_t			 v, used;
 	size_t			 i, k;
 
@@ -841,12 +868,22 @@ dra_capacity_fits(const struct kube_device *d,
 			return -1;
 		}
 	}
+	/* Every consumption first: a negative one aborts, in any order. */
 	for (k = 0; k < d->ncapacity; k++) {
 		c = &d->capacity[k];
-		v = consumed_one(find_request(r, c, driver), c);
+		if (consumed_one(frac, find_request(r, c, driver), c) < 0) {
+			if (bad != NULL)
+				*bad = c;
+			return DRA_CAPACITY_NEGATIVE;
+		}
+	}
+	for (k = 0; k < d->ncapacity; k++) {
+		c = &d->capacity[k];
+		v = consumed_one(frac, find_request(r, c, driver), c);
 		used = held_amount(held, c) +
 		    (allocating != NULL ? allocating[k] : 0);
-		if (violates(v, c->policy) || used + v > c->value.milli) {
+		if (violates(frac, v, c->policy) ||
+		    used + v > c->value.milli) {
 			if (bad != NULL)
 				*bad = c;
 			if (need != NULL)
@@ -861,14 +898,17 @@ dra_capacity_fits(const struct kube_device *d,
 
 /* GetConsumedCapacityFromRequest. */
 void
-dra_capacity_consumed(const struct kube_device *d,
-    const struct kube_device_request *r, int64_t *out)
+dra_capacity_consumed(const struct dra_allocator *a,
+    const struct kube_device *d, const struct kube_device_request *r,
+    int64_t *out)
 {
 	const char	*driver = d->slice ? d->slice->driver : NULL;
+	int		 frac = (a->features &
+			    DRA_FEATURE_FRACTIONAL_CAPACITY) != 0;
 	size_t		 k;
 
 	for (k = 0; k < d->ncapacity; k++)
-		out[k] = consumed_one(find_request(r, &d->capacity[k],
+		out[k] = consumed_one(frac, find_request(r, &d->capacity[k],
 		    driver), &d->capacity[k]);
 }
 

@@ -10,16 +10,19 @@
  * their requests, firstAvailable subrequests and devices, with
  * backtracking over constraints, counters and consumable capacity.
  *
- * Upstream sources (k8s.io/dynamic-resource-allocation at 3d03671,
- * 2026-07-01): structured/internal/incubating/allocator_incubating.go,
- * pools_incubating.go, constraint.go, consumable_capacity.go,
- * structured/internal/allocatedstate.go, resourceclaim/
- * devicetoleration.go, cel/errors.go; plus the July 2026 fixes that
- * kube-scheduler 1.37.2 runs with (kubernetes/kubernetes#140431,
- * #140435, #140437, #140769; see alloc-search.c), and kube-scheduler's
- * allocateddevices.go for which allocation results hold a device.
- * Not mirrored: the allocation result's node selector, config,
- * tolerations and share IDs; the scheduler's filter timeout.
+ * Upstream sources: k8s.io/dynamic-resource-allocation v0.37.2 (the
+ * module kube-scheduler 1.37.2 is built from):
+ * structured/internal/incubating/allocator_incubating.go,
+ * pools_incubating.go, compatibility_groups.go, constraint.go,
+ * consumable_capacity.go, structured/internal/allocatedstate.go,
+ * resourceclaim/devicetoleration.go, cel/errors.go; and k8s.io/kubernetes
+ * v1.37.2 pkg/scheduler/framework/plugins/dynamicresources
+ * (dynamicresources.go: PreFilter's class checks, how Filter treats the
+ * allocator's errors; allocateddevices.go: which allocation results
+ * hold a device).  What changed since the 2026-07-01 snapshot: see
+ * alloc-search.c.  Not mirrored: the allocation result's node
+ * selector, config, tolerations and share IDs; the scheduler's filter
+ * timeout; capacity arithmetic beyond int64.
  *
  * State comes from a finished struct kube_snapshot (kube/model): the
  * devices that allocated claims hold (admin-access results excluded;
@@ -48,8 +51,15 @@
 #define DRA_FEATURE_PARTITIONABLE	0x08	/* DRAPartitionableDevices */
 #define DRA_FEATURE_CONSUMABLE_CAPACITY	0x10	/* DRAConsumableCapacity */
 #define DRA_FEATURE_BINDING_CONDITIONS	0x20	/* DRADeviceBindingConditions */
-/* What kube-scheduler 1.37 runs with by default. */
-#define DRA_FEATURES_1_37		0x3f
+#define DRA_FEATURE_FRACTIONAL_CAPACITY	0x40	/* DRAFractionalCapacityRange,
+						   beta, on at 1.37 */
+/*
+ * What kube-scheduler 1.37 runs with by default.  DRAListTypeAttributes,
+ * DRADerivedAttributes and DRADeviceCompatibilityGroups (alpha) are
+ * off and not modelled: slices whose devices name compatibility
+ * groups are ignored, as 1.37 does with the gate off.
+ */
+#define DRA_FEATURES_1_37		0x7f
 
 /* Default bound on search work: devices tried, summed over a search. */
 #define DRA_ALLOC_MAX_STEPS		1000000
@@ -146,11 +156,14 @@ struct dra_alloc_result {
 	 * ERROR only: non-zero when the error fails the pod on every node:
 	 * the scheduler's Filter returns an error status, which aborts the
 	 * scheduling attempt for the pod whichever node it happened on
-	 * (a CEL runtime or compile error, a missing DeviceClass, All on a
-	 * pool that is incomplete or invalid, more than 32 devices, a
-	 * constraint that an All request cannot satisfy).  Zero for
-	 * "invalid resource pools were encountered", which fails this
-	 * node only (structured.ErrFailedAllocationOnNode).
+	 * (a CEL runtime or compile error, All on a pool that is
+	 * incomplete or invalid, more than 32 devices, a constraint that
+	 * an All request cannot satisfy), or its PreFilter refuses the pod
+	 * before any node is tried ("request R: device class C does not
+	 * exist", checked for every request and subrequest first; the pod
+	 * is then Unschedulable, not in error).  Zero for "invalid
+	 * resource pools were encountered", which fails this node only
+	 * (structured.ErrFailedAllocationOnNode).
 	 */
 	int			 blocks_everywhere;
 	uint64_t		 steps;		/* devices tried */
@@ -177,9 +190,9 @@ struct dra_alloc_result {
  *    (every subrequest of a firstAvailable request) has fewer devices
  *    passing the per-device checks than it needs, when no value of a
  *    matchAttribute can give every request of the constraint enough
- *    devices, when distinctAttribute requests of one device each
- *    outnumber the distinct values, or when the pod needs more
- *    devices than there are candidates, the result is NO_FIT at once.
+ *    devices, when the devices of distinctAttribute requests outnumber
+ *    the distinct values, or when the pod needs more devices than
+ *    there are candidates, the result is NO_FIT at once.
  *    It is not used when a selector fails to evaluate or an All
  *    request meets constraints (the search could return an error).
  *  - the bound: after opts.max_steps devices tried, UNKNOWN with

@@ -910,8 +910,9 @@ test_first_available_and_limit(void **state)
 	alloc_claim(a, s, "ns", "too-many", "n1", &res);
 	assert_int_equal(res.status, DRA_ALLOC_ERROR);
 	assert_true(res.blocks_everywhere);
-	assert_string_equal(res.message, "claim ns/too-many: number of "
-	    "requested devices 33 exceeds the claim limit of 32");
+	assert_string_equal(res.message, "claim ns/too-many, request gpu: "
+	    "adding 33 devices exceeds the claim limit of 32, with 0 already "
+	    "accounted for");
 	dra_alloc_result_free(&res);
 	assert_int_equal(dra_device_check(a, "n1", NULL, "ns",
 	    kube_snapshot_claim(s, "ns", "no-class")->spec.requests[0].exactly,
@@ -924,9 +925,8 @@ test_first_available_and_limit(void **state)
 	alloc_claim(a, s, "ns", "no-class", "n1", &res);
 	assert_int_equal(res.status, DRA_ALLOC_ERROR);
 	assert_true(res.blocks_everywhere);
-	assert_string_equal(res.message, "claim ns/no-class, request gpu: "
-	    "could not retrieve device class nope: "
-	    "deviceclass.resource.k8s.io \"nope\" not found");
+	assert_string_equal(res.message,
+	    "request gpu: device class nope does not exist");
 	dra_alloc_result_free(&res);
 	dra_allocator_free(a);
 	kube_snapshot_free(s);
@@ -1533,6 +1533,210 @@ test_fixes_1_37(void **state)
 	kube_snapshot_free(s);
 }
 
+
+/*
+ * kube-scheduler 1.37.2's allocator (dynamic-resource-allocation
+ * v0.37.2) beyond the July snapshot: distinctAttribute over every
+ * device, fractional capacity ranges, slices with compatibility groups
+ * ignored, negative capacities and unknown classes refused.
+ */
+static const char v1372_yaml[] = NODE("n1")
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: DeviceClass\n"
+    "metadata: {name: any}\n"
+    "spec: {}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: DeviceClass\n"
+    "metadata: {name: dev}\n"
+    "spec:\n"
+    "  selectors:\n"
+    "  - cel: {expression: \"device.driver == 'dev.example.com'\"}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: n1}\n"
+    "spec:\n"
+    "  driver: dev.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+    "  devices:\n"
+    "  - {name: d0, attributes: {v: {string: a}}}\n"
+    "  - {name: d1, attributes: {v: {string: b}}}\n"
+    "  - {name: d2, attributes: {v: {string: a}}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: frac}\n"
+    "spec:\n"
+    "  driver: frac.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: frac, generation: 1, resourceSliceCount: 1}\n"
+    "  devices:\n"
+    "  - name: f0\n"
+    "    allowMultipleAllocations: true\n"
+    "    capacity:\n"
+    "      cores:\n"
+    "        value: '4'\n"
+    "        requestPolicy:\n"
+    "          validRange: {min: 500m, step: 250m}\n"
+    "  - name: neg\n"
+    "    capacity: {slots: {value: '-1'}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: compat}\n"
+    "spec:\n"
+    "  driver: compat.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: compat, generation: 1, resourceSliceCount: 2}\n"
+    "  sharedCounters: [{name: cs, counters: {mem: {value: 8}}}]\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceSlice\n"
+    "metadata: {name: compat-devices}\n"
+    "spec:\n"
+    "  driver: compat.example.com\n"
+    "  nodeName: n1\n"
+    "  pool: {name: compat, generation: 1, resourceSliceCount: 2}\n"
+    "  devices:\n"
+    "  - name: g0\n"
+    "    consumesCounters:\n"
+    "    - {counterSet: cs, counters: {mem: {value: 4}}, "
+    "compatibilityGroups: [x]}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: three, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: r, exactly: {deviceClassName: dev, count: 3}}\n"
+    "    constraints:\n"
+    "    - {distinctAttribute: dev.example.com/v}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: two, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: r, exactly: {deviceClassName: dev, count: 2}}\n"
+    "    constraints:\n"
+    "    - {distinctAttribute: dev.example.com/v}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: cores, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - name: r\n"
+    "      exactly:\n"
+    "        deviceClassName: any\n"
+    "        capacity: {requests: {cores: 600m}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: slots, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - name: r\n"
+    "      exactly:\n"
+    "        deviceClassName: any\n"
+    "        count: 5\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: all, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: r, exactly: {deviceClassName: any, allocationMode: All}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: sub-class, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: ok, exactly: {deviceClassName: any}}\n"
+    "    - name: r\n"
+    "      firstAvailable:\n"
+    "      - {name: a, deviceClassName: any}\n"
+    "      - {name: b, deviceClassName: gone}\n";
+
+static void
+test_v1_37_2(void **state)
+{
+	struct kube_snapshot	*s;
+	struct dra_allocator	*a;
+	struct dra_alloc_result	 res;
+	struct dra_alloc_opts	 o = { DRA_FEATURES_1_37 &
+	    ~DRA_FEATURE_FRACTIONAL_CAPACITY, 0, 0 };
+	struct dra_alloc_opts	 searching = { DRA_FEATURES_1_37, 0, 1 };
+
+	(void)state;
+	s = load(v1372_yaml);
+	a = new_alloc(s, NULL);
+	/* d0 (a), d1 (b); d2 repeats a: three distinct values do not exist. */
+	alloc_claim(a, s, "ns", "two", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res),
+	    "dev.example.com/n1/d0,dev.example.com/n1/d1");
+	dra_alloc_result_free(&res);
+	alloc_claim(a, s, "ns", "three", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_NO_FIT);
+	assert_int_equal(res.steps, 0);		/* counted, not searched */
+	dra_alloc_result_free(&res);
+	dra_allocator_free(a);
+	a = new_alloc(s, &searching);
+	alloc_claim(a, s, "ns", "three", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_NO_FIT);
+	assert_true(res.steps > 0);
+	dra_alloc_result_free(&res);
+	dra_allocator_free(a);
+	a = new_alloc(s, NULL);
+	/* 600m rounds up to 750m in steps of 250m from 500m. */
+	alloc_claim(a, s, "ns", "cores", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res), "frac.example.com/frac/f0");
+	assert_int_equal(res.picks[0].consumed[0].value.milli, 750);
+	dra_alloc_result_free(&res);
+	/* neg's capacity is negative: the allocation aborts. */
+	alloc_claim(a, s, "ns", "slots", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_ERROR);
+	assert_true(res.blocks_everywhere);
+	assert_string_equal(res.message, "claim ns/slots, request r: checking "
+	    "capacity for device frac.example.com/frac/neg: capacity "
+	    "\"slots\": capacity value is negative");
+	dra_alloc_result_free(&res);
+	/* The compatibility-group slice is ignored: its pool is incomplete. */
+	alloc_claim(a, s, "ns", "all", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_ERROR);
+	assert_string_equal(res.message, "claim ns/all, request r: asks for "
+	    "all devices, but resource pool compat.example.com/compat is "
+	    "currently being updated");
+	dra_alloc_result_free(&res);
+	/* PreFilter checks every subrequest's class, picked or not. */
+	alloc_claim(a, s, "ns", "sub-class", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_ERROR);
+	assert_true(res.blocks_everywhere);
+	assert_string_equal(res.message,
+	    "request r/b: device class gone does not exist");
+	dra_alloc_result_free(&res);
+	dra_allocator_free(a);
+	/* Without fractional ranges: whole units, 600m is 1, then 1. */
+	a = new_alloc(s, &o);
+	alloc_claim(a, s, "ns", "cores", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_int_equal(res.picks[0].consumed[0].value.milli, 1000);
+	dra_alloc_result_free(&res);
+	dra_allocator_free(a);
+	kube_snapshot_free(s);
+}
+
 static void
 test_node_selector_match(void **state)
 {
@@ -1591,6 +1795,7 @@ main(void)
 		cmocka_unit_test(test_blowup_bound),
 		cmocka_unit_test(test_selectors),
 		cmocka_unit_test(test_fixes_1_37),
+		cmocka_unit_test(test_v1_37_2),
 		cmocka_unit_test(test_cases_match_records),
 	};
 
