@@ -362,9 +362,9 @@ taint_rule_matches(const struct kube_taint_rule *r,
 {
 	if (!r->has_selector)
 		return 0;	/* an absent selector matches none */
-	if (r->driver != NULL && strcmp(r->driver, d->pool->driver) != 0)
+	if (r->driver != NULL && strcmp(r->driver, d->slice->driver) != 0)
 		return 0;
-	if (r->pool != NULL && strcmp(r->pool, d->pool->name) != 0)
+	if (r->pool != NULL && strcmp(r->pool, d->slice->pool_name) != 0)
 		return 0;
 	if (r->device != NULL && strcmp(r->device, d->name) != 0)
 		return 0;
@@ -375,29 +375,34 @@ static void
 apply_taint_rules(struct kube_snapshot *s)
 {
 	struct kube_taint_rule	*r;
+	struct kube_slice	*sl;
 	struct kube_device	*d;
 	struct kube_taint	*t;
-	size_t			 i, j, k, m;
+	size_t			 i, j, m;
 
+	/*
+	 * Every slice, stale ones too, as the scheduler's slice tracker
+	 * patches them (resourceslice/tracker applyPatches, Kubernetes
+	 * 1.37).
+	 */
 	for (i = 0; i < s->taint_rules.n; i++) {
 		r = s->taint_rules.v[i];
-		for (j = 0; j < s->pools.n; j++) {
-			struct kube_pool *p = s->pools.v[j];
-
-			for (k = 0; k < p->nslices; k++) {
-				for (m = 0; m < p->slices[k]->ndevices; m++) {
-					d = &p->slices[k]->devices[m];
-					if (d->pool == NULL ||
-					    !taint_rule_matches(r, d))
-						continue;
-					t = dra_arena_calloc(&s->arena,
-					    d->ntaints + 1, sizeof *t);
-					if (d->ntaints > 0)
-						memcpy(t, d->taints,
-						    d->ntaints * sizeof *t);
-					t[d->ntaints++] = r->taint;
-					d->taints = t;
-				}
+		for (j = 0; j < s->slices.n; j++) {
+			sl = s->slices.v[j];
+			if (sl->rejected != NULL || sl->driver == NULL ||
+			    sl->pool_name == NULL)
+				continue;
+			for (m = 0; m < sl->ndevices; m++) {
+				d = &sl->devices[m];
+				if (!taint_rule_matches(r, d))
+					continue;
+				t = dra_arena_calloc(&s->arena, d->ntaints + 1,
+				    sizeof *t);
+				if (d->ntaints > 0)
+					memcpy(t, d->taints,
+					    d->ntaints * sizeof *t);
+				t[d->ntaints++] = r->taint;
+				d->taints = t;
 			}
 		}
 	}
