@@ -581,7 +581,8 @@ struct kube_pod *kube_snapshot_pod(const struct kube_snapshot *s,
  * NodeMatches uses: terms are ORed, a term without requirements
  * matches nothing, matchExpressions test n's labels (In, NotIn,
  * Exists, DoesNotExist; Gt and Lt compare one integer value with an
- * integer label), matchFields test "metadata.name" (In, NotIn).  A
+ * integer label), matchFields test the node's fields with In or NotIn
+ * and one value (metadata.name is the only field; others read "").  A
  * requirement Kubernetes would refuse to parse (an unknown operator
  * or field, Gt with two values, ...) makes its term not match.
  * Without n, a term matches only if all its requirements are

@@ -191,20 +191,25 @@ label_req_matches(const struct kube_node_selector_req *r,
 	return 0;
 }
 
-/* A field requirement: only metadata.name In/NotIn with one value. */
+/*
+ * A field requirement: In/NotIn with one value, against the node's
+ * fields, of which there is one, metadata.name (any other key reads
+ * as "", as fields.Set does).
+ */
 static int
 field_req_matches(const struct kube_node_selector_req *r,
     const char *node_name)
 {
-	if (r->key == NULL || r->op == NULL ||
-	    strcmp(r->key, "metadata.name") != 0 || r->nvalues != 1)
+	const char	*v;
+
+	if (r->key == NULL || r->op == NULL || r->nvalues != 1)
 		return 0;
+	v = strcmp(r->key, "metadata.name") == 0 && node_name != NULL ?
+	    node_name : "";
 	if (strcmp(r->op, "In") == 0)
-		return node_name != NULL &&
-		    strcmp(node_name, r->values[0]) == 0;
+		return strcmp(v, r->values[0]) == 0;
 	if (strcmp(r->op, "NotIn") == 0)
-		return node_name == NULL ||
-		    strcmp(node_name, r->values[0]) != 0;
+		return strcmp(v, r->values[0]) != 0;
 	return 0;
 }
 
