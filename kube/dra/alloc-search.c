@@ -1090,21 +1090,23 @@ candidate(struct run *r, size_t ci, const struct rdata *rd,
 }
 
 static void
-collect(struct run *r, size_t ci, const struct rdata *rd, struct cands *out)
+collect(struct run *r, size_t ci, const struct rdata *rd, struct cands *out,
+    size_t limit)
 {
 	struct dra_npool	*np;
 	struct cand		 c;
 	size_t			 pi, li, dvi;
 
 	memset(out, 0, sizeof *out);
-	for (pi = 0; pi < r->g->npools; pi++) {
+	for (pi = 0; pi < r->g->npools && out->n < limit; pi++) {
 		np = &r->g->pools[pi];
 		if (np->incomplete || np->invalid)
 			continue;
 		for (li = 0; li < np->nslices; li++) {
 			c.sl = np->slices[li];
 			c.np = np;
-			for (dvi = 0; dvi < c.sl->ndevices; dvi++) {
+			for (dvi = 0; dvi < c.sl->ndevices &&
+			    out->n < limit; dvi++) {
 				c.d = &c.sl->devices[dvi];
 				if (!candidate(r, ci, rd, &c))
 					continue;
@@ -1275,8 +1277,9 @@ impossible(struct run *r)
 	struct cands	*cv, *sel;
 	int64_t		*need, total = 0;
 	size_t		 ci, ri, si, k, i, nsel, nuni = 0, capuni = 0, x;
-	size_t		 ndistinct;
-	int		 feasible, any, admin, multi = 0, result = 0;
+	size_t		 ndistinct, limit;
+	int64_t		 all_need = 0;
+	int		 feasible, any, admin, multi = 0, result = 0, capped = 0;
 	const struct kube_device **uni = NULL;
 
 	for (ci = 0; ci < r->nclaims; ci++) {
@@ -1286,6 +1289,20 @@ impossible(struct run *r)
 				if (claim->reqs[ri].subs[si].all &&
 				    claim->ncons > 0)
 					return 0;
+	}
+	/*
+	 * A request needs no more candidates than its count, or, for the
+	 * union below, than the pod's devices: the lists stop there unless
+	 * a constraint needs them whole.  Stopping early can skip a device
+	 * whose selector fails to evaluate; the search would meet it, so
+	 * before answering NO_FIT the lists are read whole (below).
+	 */
+	for (ci = 0; ci < r->nclaims; ci++) {
+		claim = &r->claims[ci];
+		for (ri = 0; ri < claim->nreqs; ri++)
+			if (!claim->reqs[ri].has_subs &&
+			    !claim->reqs[ri].subs[0].all)
+				all_need += claim->reqs[ri].subs[0].ndev;
 	}
 	for (ci = 0; ci < r->nclaims && !result; ci++) {
 		claim = &r->claims[ci];
@@ -1300,7 +1317,15 @@ impossible(struct run *r)
 				} else {
 					struct cands tmp;
 
-					collect(r, ci, rd, &tmp);
+					limit = q->has_subs ?
+					    (size_t)rd->ndev : (size_t)all_need;
+					for (k = 0; k < claim->ncons; k++)
+						if (cons_applies(&claim->cons[k],
+						    rd))
+							limit = SIZE_MAX;
+					collect(r, ci, rd, &tmp, limit);
+					if (tmp.n >= limit)
+						capped = 1;
 					feasible = (int64_t)tmp.n >= rd->ndev;
 					if (!q->has_subs)
 						cv[ri] = tmp;
@@ -1367,6 +1392,22 @@ impossible(struct run *r)
 			result = 1;
 	}
 	free(uni);
+	if (result && capped && !r->saw_undecided) {
+		for (ci = 0; ci < r->nclaims && !r->saw_undecided; ci++) {
+			claim = &r->claims[ci];
+			for (ri = 0; ri < claim->nreqs; ri++) {
+				for (si = 0; si < claim->reqs[ri].nsubs; si++) {
+					struct cands tmp;
+
+					rd = &claim->reqs[ri].subs[si];
+					if (rd->all)
+						continue;
+					collect(r, ci, rd, &tmp, SIZE_MAX);
+					free(tmp.v);
+				}
+			}
+		}
+	}
 	if (r->saw_undecided)
 		return 0;
 	return result;

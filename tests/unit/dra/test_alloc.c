@@ -1251,6 +1251,22 @@ test_blowup_bound(void **state)
 static const char selectors_yaml[] = NODE("n1")
     "apiVersion: resource.k8s.io/v1\n"
     "kind: DeviceClass\n"
+    "metadata: {name: nomatch}\n"
+    "spec:\n"
+    "  selectors:\n"
+    "  - cel: {expression: \"device.driver == 'none.example.com'\"}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaim\n"
+    "metadata: {name: err-late, namespace: ns}\n"
+    "spec:\n"
+    "  devices:\n"
+    "    requests:\n"
+    "    - {name: a, exactly: {deviceClassName: gpu}}\n"
+    "    - {name: b, exactly: {deviceClassName: nomatch}}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\n"
+    "kind: DeviceClass\n"
     "metadata: {name: gpu}\n"
     "spec:\n"
     "  selectors:\n"
@@ -1356,6 +1372,14 @@ test_selectors(void **state)
 	alloc_claim(a, s, "ns", "big", "n1", &res);
 	assert_int_equal(res.status, DRA_ALLOC_OK);
 	assert_string_equal(picks(&res), "gpu.example.com/n1/g2");
+	dra_alloc_result_free(&res);
+	/*
+	 * b matches nothing, but the search tries every device for a,
+	 * g3 too: the error, not "no fit" (counting must agree).
+	 */
+	alloc_claim(a, s, "ns", "err-late", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_ERROR);
+	assert_non_null(strstr(res.message, "gpu.example.com/n1/g3"));
 	dra_alloc_result_free(&res);
 	/* A second device means evaluating g3: the error aborts. */
 	alloc_claim(a, s, "ns", "two-big", "n1", &res);
