@@ -215,10 +215,70 @@ re_put(struct rebuf *b, const char *s, size_t n)
 	b->s[b->n] = '\0';
 }
 
+static int
+hexdig(int ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
 static void
 re_puts(struct rebuf *b, const char *s)
 {
 	re_put(b, s, strlen(s));
+}
+
+/*
+ * The length of the escape \x.. or \p.. / \P.. at p[i] when Go
+ * accepts it and PCRE2 reads it the same, else 0: \xHH with two hex
+ * digits or \x{H...} up to U+10FFFF; \pX for a one-letter category,
+ * \p{Name} and \p{^Name} for the general categories, Any and common
+ * scripts (PCRE2 knows more names than Go: those are not taken).
+ */
+static size_t
+re_escape_len(const char *p, size_t n, size_t i)
+{
+	static const char *const names[] = {
+		"C", "Cc", "Cf", "Co", "Cs", "L", "Ll", "Lm", "Lo", "Lt", "Lu",
+		"M", "Mc", "Me", "Mn", "N", "Nd", "Nl", "No", "P", "Pc", "Pd",
+		"Pe", "Pf", "Pi", "Po", "Ps", "S", "Sc", "Sk", "Sm", "So", "Z",
+		"Zl", "Zp", "Zs", "Any", "Arabic", "Armenian", "Bengali",
+		"Common", "Cyrillic", "Devanagari", "Georgian", "Greek", "Han",
+		"Hangul", "Hebrew", "Hiragana", "Inherited", "Katakana", "Latin",
+		"Thai", NULL,
+	};
+	const char	*e;
+	size_t		 j, len;
+	unsigned long	 v = 0;
+
+	if (i + 2 >= n)
+		return 0;
+	if (p[i + 1] == 'x') {
+		if (p[i + 2] != '{')
+			return i + 3 < n && hexdig(p[i + 2]) >= 0 &&
+			    hexdig(p[i + 3]) >= 0 ? 4 : 0;
+		for (j = i + 3; j < n && hexdig(p[j]) >= 0 && j < i + 11; j++)
+			v = v * 16 + (unsigned long)hexdig(p[j]);
+		if (j == i + 3 || j >= n || p[j] != '}' || v > 0x10ffff)
+			return 0;
+		return j + 1 - i;
+	}
+	if (p[i + 2] != '{')
+		return strchr("CLMNPSZ", p[i + 2]) != NULL ? 3 : 0;
+	e = memchr(p + i + 3, '}', n - i - 3);
+	if (e == NULL)
+		return 0;
+	j = i + 3 + (p[i + 3] == '^');
+	len = (size_t)(e - (p + j));
+	for (v = 0; names[v] != NULL; v++)
+		if (strlen(names[v]) == len && memcmp(names[v], p + j, len) == 0)
+			return (size_t)(e - p) + 1 - i;
+	return 0;
 }
 
 /* Parse {n}, {n,} or {n,m} at p[i]; returns its length or 0. */
@@ -299,7 +359,15 @@ re_translate(const char *p, size_t n, struct rebuf *b)
 				re_puts(b, "[^\\t\\n\\f\\r ]");
 			else if (ch == 'v')
 				re_puts(b, "\\x0B");
-			else if (strchr("afnrtdDwWbBAzpPx", ch) != NULL)
+			else if (ch == 'x' || ch == 'p' || ch == 'P') {
+				if ((k = re_escape_len(p, n, i)) == 0)
+					return "escape sequence";
+				re_put(b, p + i, k);
+				quant_ok = 1;
+				after_group = 0;
+				i += k;
+				continue;
+			} else if (strchr("afnrtdDwWbBAz", ch) != NULL)
 				re_put(b, p + i, 2);
 			else if ((ch >= '0' && ch <= '9') ||
 			    (ch >= 'a' && ch <= 'z') || (ch >= 'A' &&
@@ -352,7 +420,12 @@ re_translate(const char *p, size_t n, struct rebuf *b)
 					    "\\x21-\\x{10ffff}");
 				else if (ch == 'v')
 					re_puts(b, "\\x0B");
-				else if (strchr("afnrtdDwWpPx", ch) != NULL) {
+				else if (ch == 'x' || ch == 'p' || ch == 'P') {
+					if ((k = re_escape_len(p, n, j - 1)) == 0)
+						return "escape sequence in a class";
+					re_put(b, p + j - 1, k);
+					j += k - 2;
+				} else if (strchr("afnrtdDwW", ch) != NULL) {
 					re_puts(b, "\\");
 					re_put(b, p + j, 1);
 				} else if ((ch >= '0' && ch <= '9') ||
@@ -392,12 +465,25 @@ re_translate(const char *p, size_t n, struct rebuf *b)
 					quant_ok = 0;
 					continue;
 				}
-				/* Flags: (?i) (?-s) (?im:...) */
-				for (; j < n && strchr("imsU-", p[j]) != NULL; j++)
-					;
-				if (j == i + 2 || j >= n ||
-				    (p[j] != ')' && p[j] != ':'))
-					return "group syntax";
+				/*
+				 * Flags: (?i) (?-s) (?im:...); Go wants a flag
+				 * before ')' or ':' and at most one '-', not last.
+				 */
+				{
+					int dash = 0, flags = 0;
+
+					for (; j < n && strchr("imsU-", p[j]) !=
+					    NULL; j++) {
+						if (p[j] == '-')
+							dash++;
+						else
+							flags++;
+					}
+					if (flags == 0 || dash > 1 || j >= n ||
+					    p[j - 1] == '-' ||
+					    (p[j] != ')' && p[j] != ':'))
+						return "group syntax";
+				}
 				re_put(b, p + i, j + 1 - i);
 				i = j + 1;
 				quant_ok = 0;
