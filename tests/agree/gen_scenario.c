@@ -35,8 +35,16 @@
  *                 memory slices);
  *               - static MIG: pre-made partitions of fixed mixes;
  *               some GPUs tainted (NoSchedule, rarely NoExecute or None);
+ *               a quarter of the nodes on an older driver (570.86.15,
+ *               CUDA 12.8); rarely a dynamic MIG pool that is incomplete
+ *               (a GPU's slice not published yet), or a full-GPU pool at
+ *               generation 2 with its generation-1 slice still there
+ *               (with a gpu-7 that has gone);
  *               driver nic.example.com on some nodes: 1-2 NICs whose
- *               pcieRoot is shared with GPUs 0/1 or 2/3, or with none.
+ *               pcieRoot is shared with GPUs 0/1 or 2/3, or with none;
+ *               on some of them shareable (allowMultipleAllocations) with
+ *               consumable bandwidth (requestPolicy default 100G, range
+ *               from 50G in steps of 50G).
  *   ResourceClaim + Pod
  *               0-3 existing allocations (label agree.kubectl-dra/role:
  *               existing): a claim and a Pod <claim>-pod using it,
@@ -48,7 +56,9 @@
  *               allocationMode All, request selectors, firstAvailable
  *               with 2-3 subrequests, matchAttribute / distinctAttribute
  *               constraints (pcieRoot, productName, pciBusID),
- *               tolerations, rarely adminAccess (namespace agree-admin)
+ *               tolerations, bandwidth capacity requests on shared
+ *               NICs, semver comparisons (cudaComputeCapability,
+ *               driverVersion), rarely adminAccess (namespace agree-admin)
  *               and rarely a selector that fails at run time on some
  *               devices (a missing attribute without .? or has()).
  *
@@ -156,7 +166,7 @@ static const struct {
 };
 #define NMIX	((int)(sizeof(mixes) / sizeof(mixes[0])))
 
-static const int pcibus[MAXGPUS] = { 0x18, 0x2a, 0x3a, 0x5d };
+static const int pcibus[8] = { 0x18, 0x2a, 0x3a, 0x5d, 0x9a, 0xab, 0xba, 0xdb };
 
 enum { M_H100, M_A100 };
 static const char *const product[] = {
@@ -184,12 +194,17 @@ struct node {
 	int	taint[MAXGPUS];
 	int	nnic;
 	int	nicroot[2];	/* GPU whose root a NIC shares; -1: none */
+	int	nicshared;	/* NICs shareable: consumable bandwidth */
 	int	rack;
+	int	driver;		/* index into driver_version */
+	int	incomplete;	/* dynamic MIG: one device slice missing */
+	int	stale;		/* full: an older generation is still there */
 };
+static const char *const driver_version[] = { "580.95.5", "570.86.15" };
 
 static struct node	nodes[MAXNODES];
 static int		nnodes;
-static int		any_taint, any_nic, any_mig, any_a100;
+static int		any_taint, any_nic, any_mig, any_a100, any_shared;
 static char		scen[64];
 
 /* Device classes. */
@@ -271,7 +286,7 @@ emit_namespaces(void)
 static void
 emit_nodes(void)
 {
-	char	labels[512];
+	char	labels[1024];
 	int	i;
 
 	for (i = 0; i < nnodes; i++) {
@@ -314,14 +329,24 @@ emit_classes(void)
 }
 
 static void
-slice_begin(const struct node *n, const char *name, const char *driver,
-    const char *pool, int count)
+slice_gen(const struct node *n, const char *name, const char *driver,
+    const char *pool, int generation, int count)
 {
 	doc("resource.k8s.io/v1", "ResourceSlice");
 	meta(name, NULL, NULL);
 	emit("spec:\n  driver: %s\n  nodeName: %s\n"
-	    "  pool:\n    name: %s\n    generation: 1\n"
-	    "    resourceSliceCount: %d\n", driver, n->name, pool, count);
+	    "  pool:\n    name: %s\n    generation: %d\n"
+	    "    resourceSliceCount: %d\n", driver, n->name, pool, generation,
+	    count);
+}
+
+/* A node's pools are at generation 2 when an older one is left over. */
+static void
+slice_begin(const struct node *n, const char *name, const char *driver,
+    const char *pool, int count)
+{
+	slice_gen(n, name, driver, pool,
+	    n->stale && strcmp(driver, GPU_DRIVER) == 0 ? 2 : 1, count);
 }
 
 static void
@@ -345,9 +370,10 @@ emit_gpu_attrs(const struct node *n, int gpu, const struct profile *p,
 	    "      architecture: {string: %s}\n"
 	    "      brand: {string: Nvidia}\n"
 	    "      cudaComputeCapability: {version: %s}\n"
-	    "      cudaDriverVersion: {version: 13.0.0}\n"
-	    "      driverVersion: {version: 580.95.5}\n",
-	    arch[n->model], cc[n->model]);
+	    "      cudaDriverVersion: {version: %s}\n"
+	    "      driverVersion: {version: %s}\n",
+	    arch[n->model], cc[n->model], n->driver ? "12.8.0" : "13.0.0",
+	    driver_version[n->driver]);
 	if (full_index)
 		emit("      index: {int: %d}\n", gpu);
 	if (p != NULL)
@@ -404,7 +430,8 @@ emit_full_gpu(const struct node *n, int gpu)
 	emit("  - name: gpu-%d\n", gpu);
 	emit_gpu_attrs(n, gpu, NULL, 1);
 	emit("    capacity:\n      memory: {value: %s}\n", fullmem[n->model]);
-	emit_taint(n, gpu);
+	if (gpu < MAXGPUS)
+		emit_taint(n, gpu);
 }
 
 static void
@@ -415,6 +442,18 @@ emit_node_slices(const struct node *n)
 
 	switch (n->layout) {
 	case L_FULL:
+		if (n->stale) {
+			/*
+			 * Generation 1, replaced by 2 but not deleted yet: a
+			 * GPU that has since gone (gpu-7) and the old names.
+			 */
+			snprintf(name, sizeof(name), "%s-gpu-old", n->name);
+			slice_gen(n, name, GPU_DRIVER, n->name, 1, 1);
+			emit("  devices:\n");
+			for (g = 0; g < n->ngpu; g++)
+				emit_full_gpu(n, g);
+			emit_full_gpu(n, 7);
+		}
 		half = (n->ngpu + 1) / 2;
 		if (n->split == S_ONE) {
 			snprintf(name, sizeof(name), "%s-gpu-0", n->name);
@@ -463,7 +502,9 @@ emit_node_slices(const struct node *n)
 		break;
 	case L_DYN:
 		snprintf(name, sizeof(name), "%s-gpu-0", n->name);
-		slice_begin(n, name, GPU_DRIVER, n->name, n->ngpu + 1);
+		/* incomplete: a GPU's slice is not published yet. */
+		slice_begin(n, name, GPU_DRIVER, n->name,
+		    n->ngpu + 1 + n->incomplete);
 		emit("  sharedCounters:\n");
 		for (g = 0; g < n->ngpu; g++) {
 			emit("  - name: gpu-%d-counter-set\n", g);
@@ -471,7 +512,8 @@ emit_node_slices(const struct node *n)
 		}
 		for (g = 0; g < n->ngpu; g++) {
 			snprintf(name, sizeof(name), "%s-gpu-%d", n->name, g + 1);
-			slice_begin(n, name, GPU_DRIVER, n->name, n->ngpu + 1);
+			slice_begin(n, name, GPU_DRIVER, n->name,
+			    n->ngpu + 1 + n->incomplete);
 			emit("  devices:\n");
 			/* The full GPU consumes every counter. */
 			emit("  - name: gpu-%d\n", g);
@@ -524,6 +566,16 @@ emit_node_slices(const struct node *n)
 			    "      resource.kubernetes.io/pciBusID: {string: \"%s\"}\n"
 			    "      resource.kubernetes.io/pcieRoot: {string: %s}\n",
 			    i, i == 0 ? 400 : 200, bus, root);
+			if (n->nicshared) {
+				/* Shared NICs: bandwidth is consumable. */
+				emit("    allowMultipleAllocations: true\n"
+				    "    capacity:\n      bandwidth:\n"
+				    "        value: %dG\n        requestPolicy:\n"
+				    "          default: 100G\n"
+				    "          validRange:\n"
+				    "            min: 50G\n            step: 50G\n",
+				    i == 0 ? 400 : 200);
+			}
 		}
 	}
 }
@@ -624,7 +676,15 @@ pick_selector(int k, char *buf, size_t bs)
 			    ".?index.orValue(0) < %d", 2 + rnd(3));
 			return buf;
 		case 4:
-			return "has(device.attributes['gpu.nvidia.com'].uuid)";
+			if (chance(50))
+				return "has(device.attributes['gpu.nvidia.com'].uuid)";
+			/* semver: Hopper (9.0) or a driver >= 575 */
+			if (chance(50))
+				return "device.attributes['gpu.nvidia.com']"
+				    ".cudaComputeCapability.isGreaterThan("
+				    "semver('8.5.0'))";
+			return "device.attributes['gpu.nvidia.com']"
+			    ".driverVersion.compareTo(semver('575.0.0')) >= 0";
 		default:
 			snprintf(buf, bs, "device.attributes['resource."
 			    "kubernetes.io'].pcieRoot == 'pci0000:%02x'",
@@ -662,6 +722,13 @@ emit_exact(const char *ind, int k, int allow_all, int admin, int *tolerate)
 	}
 	if (admin)
 		emit("%sadminAccess: true\n", ind);
+	if (k == K_NIC && any_shared && chance(50)) {
+		static const char *const bw[] = { "100G", "150G", "200G",
+		    "75G", "400G" };
+
+		emit("%scapacity:\n%s  requests:\n%s    bandwidth: %s\n", ind,
+		    ind, ind, bw[rnd(5)]);
+	}
 	if (any_taint && chance(35)) {
 		*tolerate = 1;
 		emit("%stolerations:\n", ind);
@@ -792,8 +859,13 @@ build(void)
 			n->nnic = 1 + rnd(2);
 			n->nicroot[0] = chance(80) ? 0 : -1;
 			n->nicroot[1] = n->ngpu > 2 && chance(70) ? 2 : -1;
+			n->nicshared = chance(40);
 			any_nic = 1;
+			any_shared |= n->nicshared;
 		}
+		n->driver = chance(25);
+		n->incomplete = n->layout == L_DYN && chance(8);
+		n->stale = n->layout == L_FULL && chance(10);
 		if (n->layout != L_FULL)
 			any_mig = 1;
 		if (n->model == M_A100)

@@ -15,7 +15,8 @@
 #                      (pin.awk), on stdout
 #   answer_verdict SCHED WHY [PINNED]
 #                      compares the scheduler's answer SCHED
-#                      ("true|node|devices" or "false||") with WHY (as
+#                      ("true|node|devices" or "false||"; devices "?"
+#                      when unknown: not compared) with WHY (as
 #                      why_fields prints it) and, when given, PINNED (why
 #                      on the snapshot pinned to the scheduler's node) and
 #                      prints AGREE or DISAGREE(allocatable|node ...|
@@ -65,11 +66,11 @@ answer_verdict() {
 		echo "DISAGREE(node: the scheduler used $sn, not among why's fitNodes $wf)"
 	elif [ "$sa" = true ] && [[ "$sn" < "$wn" ]]; then
 		echo "DISAGREE(node: the scheduler used $sn, before why's first fit $wn)"
-	elif [ "$sa" = true ] && [ "$sn" = "$wn" ] && [ "$sd" != "$wd" ]; then
+	elif [ "$sa" = true ] && [ "$sn" = "$wn" ] && [ "$sd" != "?" ] && [ "$sd" != "$wd" ]; then
 		echo "DISAGREE(devices)"
 	elif [ "$sa" = true ] && [ -n "${3:-}" ] && { IFS='|' read -r pa _ pd _ <<<"$3"; [ "$pa" != true ]; }; then
 		echo "DISAGREE(pinned: not allocatable on the scheduler's node $sn)"
-	elif [ "$sa" = true ] && [ -n "${3:-}" ] && [ "$pd" != "$sd" ]; then
+	elif [ "$sa" = true ] && [ -n "${3:-}" ] && [ "$sd" != "?" ] && [ "$pd" != "$sd" ]; then
 		echo "DISAGREE(pinned: other devices on the scheduler's node $sn)"
 	else
 		echo AGREE
