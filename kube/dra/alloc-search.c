@@ -82,7 +82,6 @@ struct rq {
 };
 
 struct seen {
-	const char		*req;
 	const struct kube_attr	*attr;
 };
 
@@ -129,7 +128,6 @@ struct ading {
 
 /* Counters of one pool: available, and consumed in this attempt. */
 struct cpool {
-	const char		*name;
 	struct dra_npool	*np;
 	int64_t		       **avail;		/* [set][counter] */
 	int64_t		       **used;
@@ -314,7 +312,6 @@ cpool_get(struct run *r, const struct cand *c)
 	if ((cp = r->cps[pi]) != NULL)
 		return cp;
 	cp = dra_scratch_calloc(&r->scratch, 1, sizeof *cp);
-	cp->name = np->name;
 	cp->np = np;
 	cp->avail = dra_pool_available(r->a, r->g, np);
 	cp->used = dra_scratch_calloc(&r->scratch, np->nsets + 1,
@@ -454,7 +451,6 @@ cons_add(struct run *r, struct cons *k, const struct rdata *rd,
 			memcpy(nv, k->seen, k->nseen * sizeof *nv);
 		k->seen = nv;
 	}
-	k->seen[k->nseen].req = rd->base;
 	k->seen[k->nseen++].attr = at;
 	k->n++;
 	return 1;
