@@ -1073,6 +1073,16 @@ test_invalid_pool_and_selectors(void **state)
 	    "metadata: {name: n1, labels: {zone: a, gen: '5'}}\n---\n"
 	    "apiVersion: v1\nkind: Node\n"
 	    "metadata: {name: n2, labels: {zone: b}}\n---\n"
+	    "apiVersion: v1\nkind: Node\n"
+	    "metadata: {name: n4, labels: {zone: c}}\n---\n"
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaim\n"
+	    "metadata: {name: two, namespace: ns}\n"
+	    "spec:\n"
+	    "  devices:\n"
+	    "    requests:\n"
+	    "    - {name: r, exactly: {deviceClassName: any, count: 2}}\n"
+	    "---\n"
 	    "apiVersion: resource.k8s.io/v1\n"
 	    "kind: ResourceSlice\n"
 	    "metadata: {name: zone-a}\n"
@@ -1135,6 +1145,28 @@ test_invalid_pool_and_selectors(void **state)
 	alloc_claim(a, s, "ns", "c", "n1", &res);
 	assert_int_equal(res.status, DRA_ALLOC_OK);
 	assert_string_equal(picks(&res), "net.example.com/zone-a/za");
+	dra_alloc_result_free(&res);
+	/*
+	 * n4 (zone c) sees the per-device slice through not-n1; on-n2 is
+	 * in it but only for n2.
+	 */
+	alloc_claim(a, s, "ns", "c", "n4", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res), "net.example.com/pd/not-n1");
+	dra_alloc_result_free(&res);
+	alloc_claim(a, s, "ns", "two", "n4", &res);
+	assert_int_equal(res.status, DRA_ALLOC_NO_FIT);
+	dra_alloc_result_free(&res);
+	assert_int_equal(dra_device_check(a, "n4", kube_snapshot_node(s, "n4"),
+	    "ns", kube_snapshot_claim(s, "ns", "two")->spec.requests[0].exactly,
+	    kube_snapshot_device(s, "net.example.com", "pd", "on-n2"), &det),
+	    DRA_CHECK_NODE);
+	assert_non_null(strstr(det.message, "per-device"));
+	free(det.message);
+	alloc_claim(a, s, "ns", "two", "n2", &res);
+	assert_int_equal(res.status, DRA_ALLOC_OK);
+	assert_string_equal(picks(&res),
+	    "net.example.com/pd/on-n2,net.example.com/pd/not-n1");
 	dra_alloc_result_free(&res);
 	/* n2: the invalid pool makes All an error. */
 	alloc_claim(a, s, "ns", "c", "n2", &res);
