@@ -611,23 +611,38 @@ no_overload(struct cel_ctx *c)
 	return cel_error(c, "no such overload");
 }
 
-static struct cel_val
-compare(struct cel_ctx *c, int op, struct cel_val a, struct cel_val b)
+int
+cel_compare(struct cel_ctx *c, struct cel_val a, struct cel_val b,
+    struct cel_val *err)
 {
 	int	r;
 
+	if (is_err(a) || is_err(b)) {
+		*err = is_err(a) ? worse(a, b) : b;
+		return 2;
+	}
 	if (is_num(a) && is_num(b)) {
 		r = num_cmp(a, b);
 		if (r == 2)
-			return cel_error(c, "NaN values cannot be ordered");
-	} else if (a.k != b.k)
-		return no_overload(c);
-	else if (a.k == CV_STRING || a.k == CV_BYTES)
-		r = bytes_cmp(a, b);
-	else if (a.k == CV_BOOL)
-		r = a.b < b.b ? -1 : a.b > b.b;
-	else
-		return no_overload(c);
+			*err = cel_error(c, "NaN values cannot be ordered");
+		return r;
+	}
+	if (a.k == b.k && (a.k == CV_STRING || a.k == CV_BYTES))
+		return bytes_cmp(a, b);
+	if (a.k == b.k && a.k == CV_BOOL)
+		return a.b < b.b ? -1 : a.b > b.b;
+	*err = no_overload(c);
+	return 2;
+}
+
+static struct cel_val
+compare(struct cel_ctx *c, int op, struct cel_val a, struct cel_val b)
+{
+	struct cel_val	e;
+	int		r;
+
+	if ((r = cel_compare(c, a, b, &e)) == 2)
+		return e;
 	switch (op) {
 	case B_LT: return vbool(r < 0);
 	case B_LE: return vbool(r <= 0);
@@ -746,6 +761,12 @@ arith(struct cel_ctx *c, int op, struct cel_val a, struct cel_val b)
 	default:
 		return no_overload(c);
 	}
+}
+
+struct cel_val
+cel_add(struct cel_ctx *c, struct cel_val a, struct cel_val b)
+{
+	return arith(c, B_ADD, a, b);
 }
 
 static struct cel_val
@@ -990,7 +1011,7 @@ eval_comp(struct cel_ctx *c, const struct cel_node *n)
 	memset(&bad, 0, sizeof bad);
 	bad.k = CV_BOOL;
 	if (fn == F_MAP || fn == F_FILTER || fn == F_TRANSFORM_LIST ||
-	    fn == F_TRANSFORM_MAP)
+	    fn == F_TRANSFORM_MAP || fn == F_SORT_BY)
 		out = cel_alloc(c, ((size_t)keys.n + 1) * 2 * sizeof *out);
 	for (i = 0; i < keys.n; i++) {
 		struct cel_val elem;
@@ -1012,7 +1033,7 @@ eval_comp(struct cel_ctx *c, const struct cel_node *n)
 			c->vars[n->slot2] = elem;
 		}
 		if (fn == F_MAP || fn == F_TRANSFORM_LIST ||
-		    fn == F_TRANSFORM_MAP) {
+		    fn == F_TRANSFORM_MAP || fn == F_SORT_BY) {
 			if (n->c >= 0) {
 				v = cel_eval(c, n->c);
 				if (is_err(v))
@@ -1060,6 +1081,11 @@ eval_comp(struct cel_ctx *c, const struct cel_node *n)
 		return is_err(bad) ? bad : vbool(fn == F_ALL);
 	case F_EXISTS_ONE:
 		return vbool(count == 1);
+	case F_SORT_BY:
+		/* cel-go ext/lists.go: sortBy maps to @sortByAssociatedKeys. */
+		if (ismap)
+			return no_overload(c);
+		return cel_sort_by(c, range, out);
 	default:
 		memset(&v, 0, sizeof v);
 		v.k = fn == F_TRANSFORM_MAP ? CV_MAP : CV_LIST;

@@ -166,9 +166,12 @@ enum cel_fn {
 	F_INT, F_UINT, F_DOUBLE, F_STRING, F_BOOL, F_BYTES, F_DYN,
 	F_OPT_OF, F_OPT_NONE, F_OPT_OF_NON_ZERO, F_OR_VALUE, F_HAS_VALUE,
 	F_VALUE, F_OR, F_QUOTE,
+	F_IS_SORTED, F_SUM, F_MIN, F_MAX, F_SLICE, F_FLATTEN, F_REVERSE,
+	F_DISTINCT, F_SORT, F_RANGE, F_SETS_CONTAINS, F_SETS_EQUIVALENT,
+	F_SETS_INTERSECTS,
 	/* macros (N_COMP) */
 	F_ALL, F_EXISTS, F_EXISTS_ONE, F_MAP, F_FILTER, F_TRANSFORM_LIST,
-	F_TRANSFORM_MAP, F_OPT_MAP, F_OPT_FLAT_MAP,
+	F_TRANSFORM_MAP, F_OPT_MAP, F_OPT_FLAT_MAP, F_SORT_BY,
 };
 
 struct cel_node {
@@ -226,6 +229,11 @@ struct cel_val cel_unsup(struct cel_ctx *c, uint32_t col, const char *fmt,
 int	cel_equal(struct cel_ctx *c, struct cel_val a, struct cel_val b,
 	    struct cel_val *err);
 size_t	cel_map_size(struct cel_ctx *c, struct cel_val m);
+int	cel_compare(struct cel_ctx *c, struct cel_val a, struct cel_val b,
+	    struct cel_val *err);
+struct cel_val cel_sort_by(struct cel_ctx *c, struct cel_val list,
+	    const struct cel_val *keys);
+struct cel_val cel_add(struct cel_ctx *c, struct cel_val a, struct cel_val b);
 struct cel_val cel_list_get(struct cel_ctx *c, struct cel_val l, size_t i);
 const char *cel_value_type_name(struct cel_val v);
 

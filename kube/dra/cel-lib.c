@@ -900,77 +900,70 @@ int
 cel_semver_parse(const char *s, size_t n, int normalize,
     struct cel_semver *v, const char **why)
 {
-	const char	*extra, *p, *end;
-	uint64_t	 part[3] = { 0, 0, 0 };
-	int		 np = 0;
+	char		 buf[256];
+	const char	*part[3], *end;
+	size_t		 plen[3], o = 0, k;
+	int		 np = 0, r;
 
 	if (!normalize)
 		return semver_strict(s, n, v, why);
 	/*
-	 * semverlib.go normalizeAndParse: drop one leading 'v', allow
-	 * missing minor and patch and leading zeros in them.
+	 * apiserver semverlib.go normalizeAndParse: drop a leading 'v';
+	 * split into at most three parts at '.'; strip leading zeros of
+	 * parts longer than one byte (keeping a 0 before what is not a
+	 * digit); pad a short version with .0 unless its last part holds
+	 * prerelease or build data; then parse strictly.
 	 */
 	if (n > 0 && s[0] == 'v') {
 		s++;
 		n--;
 	}
 	end = s + n;
-	for (extra = s; extra < end && *extra != '-' && *extra != '+';
-	    extra++)
-		;
-	for (p = s; ; ) {
-		const char *dot = memchr(p, '.', (size_t)(extra - p));
-		size_t	    len = (size_t)((dot ? dot : extra) - p), i;
+	for (part[0] = s; np < 3; np++) {
+		const char *dot = np < 2 ? memchr(part[np], '.',
+		    (size_t)(end - part[np])) : NULL;
 
-		if (np == 3 || len == 0 || !all_digits(p, len)) {
-			*why = "invalid semantic version";
-			return -1;
-		}
-		while (len > 1 && *p == '0') {
-			p++;
-			len--;
-		}
-		for (i = 0; i < len; i++) {
-			if (part[np] > (UINT64_MAX - (uint64_t)(p[i] - '0')) /
-			    10) {
-				*why = "version number out of range";
-				return -1;
-			}
-			part[np] = part[np] * 10 + (uint64_t)(p[i] - '0');
-		}
-		np++;
-		if (dot == NULL)
+		plen[np] = (size_t)((dot ? dot : end) - part[np]);
+		if (dot == NULL) {
+			np++;
 			break;
-		p = dot + 1;
-	}
-	{
-		/* Check the rest strictly on a canonical core. */
-		char	buf[128];
-		int	len;
-
-		len = snprintf(buf, sizeof buf, "%" PRIu64 ".%" PRIu64 ".%"
-		    PRIu64, part[0], part[1], part[2]);
-		if (semver_strict(buf, (size_t)len, v, why) != 0)
-			return -1;
-		if (extra < end) {
-			struct cel_semver tail;
-			char		 *t = xmalloc((size_t)len +
-			    (size_t)(end - extra) + 1);
-			int		  r;
-
-			memcpy(t, buf, (size_t)len);
-			memcpy(t + len, extra, (size_t)(end - extra));
-			r = semver_strict(t, (size_t)len +
-			    (size_t)(end - extra), &tail, why);
-			free(t);
-			if (r != 0)
-				return -1;
-			if (tail.npre > 0) {
-				v->pre = extra + 1;
-				v->npre = tail.npre;
-			}
 		}
+		part[np + 1] = dot + 1;
 	}
+	if (np < 3 && (memchr(part[np - 1], '-', plen[np - 1]) != NULL ||
+	    memchr(part[np - 1], '+', plen[np - 1]) != NULL)) {
+		*why = "short version cannot contain PreRelease/Build meta data";
+		return -1;
+	}
+	if (n + 8 > sizeof buf) {
+		*why = "version too long";
+		return -1;
+	}
+	for (k = 0; k < 3; k++) {
+		const char	*p = k < (size_t)np ? part[k] : "0";
+		size_t		 len = k < (size_t)np ? plen[k] : 1;
+
+		if (k > 0)
+			buf[o++] = '.';
+		if (len > 1) {
+			while (len > 0 && *p == '0') {
+				p++;
+				len--;
+			}
+			if (len == 0 || *p < '0' || *p > '9')
+				buf[o++] = '0';
+		}
+		memcpy(buf + o, p, len);
+		o += len;
+	}
+	if ((r = semver_strict(buf, o, v, why)) != 0)
+		return r;
+	/*
+	 * Normalizing changes nothing after the prerelease's '-': point at
+	 * the same bytes in s, which outlives the value (buf does not).
+	 */
+	if (v->npre > 0)
+		v->pre = end - (buf + o - v->pre);
 	return 0;
 }
 
@@ -1553,6 +1546,219 @@ sign128(__int128 q)
 	return q < 0 ? -1 : q > 0;
 }
 
+/* Lists. */
+
+/* A new list of n items (filled by the caller) from the arena. */
+static struct cel_val
+list_new(struct cel_ctx *c, size_t n, struct cel_val **items)
+{
+	struct cel_val v;
+
+	memset(&v, 0, sizeof v);
+	v.k = CV_LIST;
+	v.rep = CR_VALS;
+	v.n = (uint32_t)n;
+	*items = cel_alloc(c, (n ? n : 1) * sizeof **items);
+	v.items = *items;
+	return v;
+}
+
+/* Does v have an ordering (cel-go traits.Comparer)? */
+static int
+comparable(struct cel_val v)
+{
+	return v.k == CV_INT || v.k == CV_UINT || v.k == CV_DOUBLE ||
+	    v.k == CV_STRING || v.k == CV_BYTES || v.k == CV_BOOL;
+}
+
+/* Is x equal to an item of list l (cel-go baseList.Contains)? */
+static int
+list_has(struct cel_ctx *c, struct cel_val l, struct cel_val x)
+{
+	struct cel_val	e;
+	size_t		i;
+
+	for (i = 0; i < l.n; i++)
+		if (cel_equal(c, cel_list_get(c, l, i), x, &e) == 1)
+			return 1;
+	return 0;
+}
+
+/*
+ * isSorted, min and max of the Kubernetes lists library: an element
+ * without an ordering is "no such overload"; a comparison that fails
+ * (NaN, mixed kinds) counts as not out of order, as there.
+ */
+static struct cel_val
+list_order(struct cel_ctx *c, const struct cel_node *n, struct cel_val l)
+{
+	struct cel_val	best, cur, e;
+	size_t		i;
+	int		r;
+
+	if (l.n == 0) {
+		if (n->sub == F_IS_SORTED)
+			return vbool(1);
+		return cel_error(c, "%s called on empty list", n->sub == F_MIN ?
+		    "min" : "max");
+	}
+	best = cel_list_get(c, l, 0);
+	if (!comparable(best))
+		return no_overload(c);
+	for (i = 1; i < l.n; i++) {
+		cur = cel_list_get(c, l, i);
+		if (!comparable(cur))
+			return no_overload(c);
+		r = cel_compare(c, best, cur, &e);
+		if (n->sub == F_IS_SORTED) {
+			if (r == 1)
+				return vbool(0);
+			best = cur;
+		} else if ((n->sub == F_MIN && r == 1) ||
+		    (n->sub == F_MAX && r == -1))
+			best = cur;
+	}
+	return n->sub == F_IS_SORTED ? vbool(1) : best;
+}
+
+/* The items flatten(depth) produces from l, into out (if not NULL). */
+static size_t
+flatten(struct cel_ctx *c, struct cel_val l, int64_t depth,
+    struct cel_val *out)
+{
+	struct cel_val	e;
+	size_t		i, n = 0;
+
+	for (i = 0; i < l.n; i++) {
+		e = cel_list_get(c, l, i);
+		if (e.k == CV_LIST && depth > 0)
+			n += flatten(c, e, depth - 1, out ? out + n : NULL);
+		else {
+			if (out != NULL)
+				out[n] = e;
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * sort() and sortBy(): the items of l in the order of keys[] (the
+ * items themselves for sort()), which must be comparable and of one
+ * kind (cel-go ext/lists.go sortListByAssociatedKeys).  A stable
+ * insertion sort: lists here are short.
+ */
+struct cel_val
+cel_sort_by(struct cel_ctx *c, struct cel_val l, const struct cel_val *keys)
+{
+	struct cel_val	 v, *it, *ks, t, tk, e;
+	size_t		 i, j;
+
+	if (l.n == 0)
+		return l;
+	v = list_new(c, l.n, &it);
+	ks = cel_alloc(c, l.n * sizeof *ks);
+	for (i = 0; i < l.n; i++) {
+		it[i] = cel_list_get(c, l, i);
+		ks[i] = keys != NULL ? keys[i] : it[i];
+	}
+	if (!comparable(ks[0]))
+		return cel_error(c, "list elements must be comparable");
+	for (i = 1; i < l.n; i++)
+		if (ks[i].k != ks[0].k)
+			return cel_error(c, "list elements must have the same "
+			    "type");
+	c->iterations += (uint64_t)l.n * l.n;
+	for (i = 1; i < l.n; i++) {
+		t = it[i];
+		tk = ks[i];
+		for (j = i; j > 0 && cel_compare(c, tk, ks[j - 1], &e) == -1;
+		    j--) {
+			it[j] = it[j - 1];
+			ks[j] = ks[j - 1];
+		}
+		it[j] = t;
+		ks[j] = tk;
+	}
+	return v;
+}
+
+static struct cel_val
+list_call(struct cel_ctx *c, const struct cel_node *n, struct cel_val l,
+    const struct cel_val *args)
+{
+	struct cel_val	 v, *it, acc;
+	size_t		 i, k;
+	int64_t		 a, b;
+
+	if (l.k != CV_LIST)
+		return no_overload(c);
+	switch (n->sub) {
+	case F_IS_SORTED:
+	case F_MIN:
+	case F_MAX:
+		return list_order(c, n, l);
+	case F_SUM:
+		/* The zero of the overload the checker picked. */
+		memset(&acc, 0, sizeof acc);
+		acc.k = n->ty.k == CT_DOUBLE ? CV_DOUBLE : n->ty.k == CT_UINT ?
+		    CV_UINT : CV_INT;
+		for (i = 0; i < l.n && acc.k != CV_ERR; i++)
+			acc = cel_add(c, acc, cel_list_get(c, l, i));
+		return acc;
+	case F_SLICE:
+		if (args[0].k != CV_INT || args[1].k != CV_INT)
+			return no_overload(c);
+		a = args[0].i;
+		b = args[1].i;
+		if (a < 0 || b < 0)
+			return cel_error(c, "cannot slice(%" PRId64 ", %" PRId64
+			    "), negative indexes not supported", a, b);
+		if (a > b)
+			return cel_error(c, "cannot slice(%" PRId64 ", %" PRId64
+			    "), start index must be less than or equal to end "
+			    "index", a, b);
+		if ((uint64_t)b > l.n)
+			return cel_error(c, "cannot slice(%" PRId64 ", %" PRId64
+			    "), list is length %u", a, b, l.n);
+		v = list_new(c, (size_t)(b - a), &it);
+		for (i = 0; i < (size_t)(b - a); i++)
+			it[i] = cel_list_get(c, l, (size_t)a + i);
+		return v;
+	case F_FLATTEN:
+		a = 1;
+		if (n->nargs == 1) {
+			if (args[0].k != CV_INT)
+				return no_overload(c);
+			a = args[0].i;
+		}
+		if (a < 0)
+			return cel_error(c, "level must be non-negative");
+		k = flatten(c, l, a, NULL);
+		v = list_new(c, k, &it);
+		flatten(c, l, a, it);
+		return v;
+	case F_REVERSE:
+		v = list_new(c, l.n, &it);
+		for (i = 0; i < l.n; i++)
+			it[i] = cel_list_get(c, l, l.n - 1 - i);
+		return v;
+	case F_DISTINCT:
+		v = list_new(c, l.n, &it);
+		v.n = 0;
+		for (i = 0; i < l.n; i++) {
+			struct cel_val x = cel_list_get(c, l, i);
+
+			c->iterations += v.n;
+			if (!list_has(c, v, x))
+				it[v.n++] = x;
+		}
+		return v;
+	default:
+		return cel_sort_by(c, l, NULL);
+	}
+}
+
 /* The Quantity or Semver receiver check of the shared method names. */
 static int
 same_kind(struct cel_val a, struct cel_val b, int k)
@@ -1564,7 +1770,7 @@ struct cel_val
 cel_call(struct cel_ctx *c, const struct cel_node *n, struct cel_val recv,
     const struct cel_val *args)
 {
-	struct cel_val		 v, e;
+	struct cel_val		 v, e, *box;
 	struct cel_semver	*sv;
 	const char		*why = NULL;
 	__int128		 q;
@@ -1811,12 +2017,9 @@ cel_call(struct cel_ctx *c, const struct cel_node *n, struct cel_val recv,
 		v.k = CV_OPTIONAL;
 		if (n->sub == F_OPT_OF_NON_ZERO && is_zero(c, recv))
 			return v;
-		{
-			struct cel_val *box = cel_alloc(c, sizeof *box);
-
-			*box = recv;
-			v.opt = box;
-		}
+		box = cel_alloc(c, sizeof *box);
+		*box = recv;
+		v.opt = box;
 		return v;
 	case F_OPT_NONE:
 		v.k = CV_OPTIONAL;
@@ -1825,6 +2028,52 @@ cel_call(struct cel_ctx *c, const struct cel_node *n, struct cel_val recv,
 		if (recv.k != CV_STRING)
 			return no_overload(c);
 		return quote(c, recv, n->col);
+	case F_IS_SORTED:
+	case F_SUM:
+	case F_MIN:
+	case F_MAX:
+	case F_SLICE:
+	case F_FLATTEN:
+	case F_REVERSE:
+	case F_DISTINCT:
+	case F_SORT:
+		c->iterations += recv.n;
+		return list_call(c, n, recv, args);
+	case F_RANGE:
+		if (args[0].k != CV_INT)
+			return no_overload(c);
+		if (args[0].i > CEL_MAX_ITERATIONS ||
+		    (c->iterations += (uint64_t)(args[0].i > 0 ? args[0].i :
+		    0)) > CEL_MAX_ITERATIONS)
+			return cel_unsup(c, n->col, "evaluation beyond %d "
+			    "comprehension steps (the cost limit is not "
+			    "modelled)", CEL_MAX_ITERATIONS);
+		v = list_new(c, args[0].i > 0 ? (size_t)args[0].i : 0, &box);
+		for (i = 0; i < v.n; i++)
+			box[i] = vint((int64_t)i);
+		return v;
+	case F_SETS_CONTAINS:
+	case F_SETS_EQUIVALENT:
+	case F_SETS_INTERSECTS:
+		if (args[0].k != CV_LIST || args[1].k != CV_LIST)
+			return no_overload(c);
+		c->iterations += (uint64_t)args[0].n * args[1].n;
+		if (n->sub == F_SETS_INTERSECTS) {
+			for (i = 0; i < args[0].n; i++)
+				if (list_has(c, args[1], cel_list_get(c,
+				    args[0], i)))
+					return vbool(1);
+			return vbool(0);
+		}
+		for (i = 0; i < args[1].n; i++)
+			if (!list_has(c, args[0], cel_list_get(c, args[1], i)))
+				return vbool(0);
+		if (n->sub == F_SETS_CONTAINS)
+			return vbool(1);
+		for (i = 0; i < args[0].n; i++)
+			if (!list_has(c, args[1], cel_list_get(c, args[0], i)))
+				return vbool(0);
+		return vbool(1);
 	case F_HAS_VALUE:
 	case F_VALUE:
 		if (recv.k != CV_OPTIONAL)

@@ -833,6 +833,23 @@ static const struct sig sigs[] = {
 	{ "value", F_VALUE, 1, 0, O, { 0 }, D },
 	{ "or", F_OR, 1, 1, O, { O }, O },
 	{ "strings.quote", F_QUOTE, 0, 1, 0, { S }, S },
+	/* Kubernetes lists library (pkg/cel/library/lists.go). */
+	{ "isSorted", F_IS_SORTED, 1, 0, L, { 0 }, B },
+	{ "sum", F_SUM, 1, 0, L, { 0 }, D },
+	{ "min", F_MIN, 1, 0, L, { 0 }, D },
+	{ "max", F_MAX, 1, 0, L, { 0 }, D },
+	/* cel-go ext.Lists version 3 (ext/lists.go). */
+	{ "slice", F_SLICE, 1, 2, L, { I, I }, L },
+	{ "flatten", F_FLATTEN, 1, 0, L, { 0 }, L },
+	{ "flatten", F_FLATTEN, 1, 1, L, { I }, L },
+	{ "reverse", F_REVERSE, 1, 0, L, { 0 }, L },
+	{ "distinct", F_DISTINCT, 1, 0, L, { 0 }, L },
+	{ "sort", F_SORT, 1, 0, L, { 0 }, L },
+	{ "lists.range", F_RANGE, 0, 1, 0, { I }, L },
+	/* cel-go ext.Sets (ext/sets.go). */
+	{ "sets.contains", F_SETS_CONTAINS, 0, 2, 0, { L, L }, B },
+	{ "sets.equivalent", F_SETS_EQUIVALENT, 0, 2, 0, { L, L }, B },
+	{ "sets.intersects", F_SETS_INTERSECTS, 0, 2, 0, { L, L }, B },
 	{ NULL, 0, 0, 0, 0, { 0 }, 0 },
 };
 
@@ -878,8 +895,12 @@ resolve(struct parser *ps, size_t off, const char *name, int member,
 			continue;
 		if (sg->fn == F_JOIN && !kind_ok(recv.p1, CT_STRING))
 			continue;
+		/* sets.*(list(T), list(T)) */
+		if (sg->fn >= F_SETS_CONTAINS && sg->fn <= F_SETS_INTERSECTS &&
+		    !type_ok(at[0], at[1]))
+			continue;
 		if (!found)
-			r = sg->res == CT_LIST ? ty2(CT_LIST, CT_STRING, 0) :
+			r = sg->fn == F_SPLIT ? ty2(CT_LIST, CT_STRING, 0) :
 			    ty(sg->res);
 		else if (r.k != sg->res)
 			r = ty_dyn;
@@ -919,6 +940,20 @@ resolve(struct parser *ps, size_t off, const char *name, int member,
 		break;
 	case F_OR:
 		r = recv;
+		break;
+	case F_SUM:
+	case F_MIN:
+	case F_MAX:
+		r = recv.k == CT_LIST ? elem_type(recv) : ty_dyn;
+		break;
+	case F_SLICE:
+	case F_REVERSE:
+	case F_DISTINCT:
+	case F_SORT:
+		r = recv.k == CT_LIST ? recv : ty2(CT_LIST, CT_DYN, 0);
+		break;
+	case F_RANGE:
+		r = ty2(CT_LIST, CT_INT, 0);
 		break;
 	}
 	*res = r;
@@ -1253,6 +1288,10 @@ parse_comprehension(struct parser *ps, int32_t recv, int fn, int nargs,
 		NODE(ps, n)->b = e1;
 		NODE(ps, n)->ty = ty2(CT_OPTIONAL, t1.k, 0);
 		break;
+	case F_SORT_BY:
+		NODE(ps, n)->b = e1;
+		NODE(ps, n)->ty = rt.k == CT_LIST ? rt : ty2(CT_LIST, CT_DYN, 0);
+		break;
 	case F_OPT_FLAT_MAP:
 		if (!kind_ok(t1.k, CT_OPTIONAL))
 			no_overload(ps, NODE(ps, e1)->col - 1, "optFlatMap",
@@ -1336,6 +1375,7 @@ parse_call(struct parser *ps, int32_t recv, const char *name, size_t off,
 			{ "transformList", F_TRANSFORM_LIST, 3, 4 },
 			{ "transformMap", F_TRANSFORM_MAP, 3, 4 },
 			{ "optMap", F_OPT_MAP, 2, 2 },
+			{ "sortBy", F_SORT_BY, 2, 2 },
 			{ "optFlatMap", F_OPT_FLAT_MAP, 2, 2 },
 		};
 		int	na = -1;
