@@ -893,16 +893,19 @@ lookup(struct cel_ctx *c, struct cel_val v, struct cel_val key, int optional)
 				const char *s = d->slice && d->slice->driver ?
 				    d->slice->driver : "";
 
-				return vstr(s, strlen(s));
-			}
-			if (streq("attributes", key.s, key.n))
-				return domain_map(CR_ATTRS, NULL, 0);
-			if (streq("capacity", key.s, key.n))
-				return domain_map(CR_CAPS, NULL, 0);
-			if (streq("allowMultipleAllocations", key.s, key.n))
-				return vbool(d->allow_multiple);
+				out = vstr(s, strlen(s));
+			} else if (streq("attributes", key.s, key.n))
+				out = domain_map(CR_ATTRS, NULL, 0);
+			else if (streq("capacity", key.s, key.n))
+				out = domain_map(CR_CAPS, NULL, 0);
+			else if (streq("allowMultipleAllocations", key.s,
+			    key.n))
+				out = vbool(d->allow_multiple);
+			else
+				return optional ? none() : no_such_key(c, key);
+			return optional ? some(c, out) : out;
 		}
-		return no_such_key(c, key);
+		return optional ? none() : no_such_key(c, key);
 	default:
 		return no_overload(c);
 	}
@@ -1170,6 +1173,12 @@ cel_eval(struct cel_ctx *c, int32_t idx)
 				return vbool(0);
 			a = *a.opt;
 		}
+		/*
+		 * The scheduler passes device as a map holding all four
+		 * fields (DeviceMatches), so each is present.
+		 */
+		if (a.k == CV_DEVICE)
+			return vbool(!is_err(lookup(c, a, n->lit, 0)));
 		if (a.k != CV_MAP)
 			return cel_error(c, "invalid type for field selection.");
 		return vbool(map_find(c, a, n->lit, &v) == 1);

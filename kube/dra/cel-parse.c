@@ -1043,9 +1043,6 @@ make_select(struct parser *ps, int32_t a, const char *name, size_t nname,
 			r = ty(CT_BOOL);
 		else
 			fail(ps, off, "undefined field '%s'", f);
-		if (optional)
-			unsupported(ps, off, "optional selection on the "
-			    "device object");
 		break;
 	case CT_MAP:
 		if (!kind_ok(at.p1, CT_STRING))
@@ -1403,8 +1400,6 @@ parse_call(struct parser *ps, int32_t recv, const char *name, size_t off,
 		}
 		NODE(ps, a)->op = N_HAS;
 		NODE(ps, a)->ty = ty(CT_BOOL);
-		if (NODE(ps, NODE(ps, a)->a)->ty.k == CT_DEVICE)
-			unsupported(ps, off, "has() on a device field");
 		return a;
 	} else if (strcmp(name, "cel.bind") == 0)
 		return parse_bind(ps, off);
