@@ -7,8 +7,10 @@
  *	cel-parse.c	lexer, recursive-descent parser and the static type
  *			check that the API server's compiler would apply
  *	cel-eval.c	tree-walking evaluation with cel-go's error rules
- *	cel-lib.c	strings ext, regex (RE2 subset on PCRE2), quantity,
- *			semver, conversions
+ *	cel-lib.c	the functions: strings ext, lists, sets, quantity
+ *			and semver methods, conversions, optionals
+ *	cel-re.c	matches(): Go's RE2 syntax checked and run by PCRE2
+ *	cel-kube.c	Kubernetes Quantity and Semver values
  *	cel.c		the public API of cel.h
  *
  * A program is an array of nodes; children are indices.  Values are
@@ -216,39 +218,113 @@ struct cel_ctx {
 };
 
 /* cel-parse.c */
+
+/*
+ * Parse and check p->text into p's nodes (p->root; -1 when a limit
+ * stopped the parse, which leaves p->unsupported set).  Returns KUBE_OK
+ * or KUBE_E_PARSE with err "column N: ..." as cel.h describes.
+ */
 int	cel_parse(struct dra_cel *p, struct dra_err *err);
+
+/* t as cel-go's checker prints types ("list(int)", "any"), into buf. */
 const char *cel_type_name(struct cel_type t, char *buf, size_t len);
 
 /* cel-eval.c */
+
+/* The value of node n; errors and unsupported are CV_ERR / CV_UNSUP. */
 struct cel_val cel_eval(struct cel_ctx *c, int32_t n);
+
+/* size bytes from the evaluation arena, freed when evaluation ends. */
 void	*cel_alloc(struct cel_ctx *c, size_t size);
+
+/* A CEL error value with a printf message (in the arena). */
 struct cel_val cel_error(struct cel_ctx *c, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+
+/* An unsupported value: "unsupported CEL construct <what> at column N". */
 struct cel_val cel_unsup(struct cel_ctx *c, uint32_t col, const char *fmt,
 	    ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * CEL equality of a and b (heterogeneous, numbers by value): 1 or 0;
+ * -1 with *err when either is an error value.
+ */
 int	cel_equal(struct cel_ctx *c, struct cel_val a, struct cel_val b,
 	    struct cel_val *err);
-size_t	cel_map_size(struct cel_ctx *c, struct cel_val m);
+
+/*
+ * The ordering of a and b (numbers across kinds, strings, bytes,
+ * bools): -1, 0, 1; 2 with *err set ("no such overload", NaN).
+ */
 int	cel_compare(struct cel_ctx *c, struct cel_val a, struct cel_val b,
 	    struct cel_val *err);
-struct cel_val cel_sort_by(struct cel_ctx *c, struct cel_val list,
-	    const struct cel_val *keys);
+
+/* a + b with CEL's overloads and overflow errors. */
 struct cel_val cel_add(struct cel_ctx *c, struct cel_val a, struct cel_val b);
+
+/* The number of keys of map m (device maps counted in the model). */
+size_t	cel_map_size(struct cel_ctx *c, struct cel_val m);
+
+/* Item i (< l.n) of list l; attribute lists are converted on the fly. */
 struct cel_val cel_list_get(struct cel_ctx *c, struct cel_val l, size_t i);
+
+/*
+ * The items of list l ordered by keys[i] (l's items when NULL), as
+ * sort() and sortBy() order them; an error value if they cannot be.
+ */
+struct cel_val cel_sort_by(struct cel_ctx *c, struct cel_val l,
+	    const struct cel_val *keys);
+
+/* The CEL type name of v's kind ("string", "kubernetes.Semver"). */
 const char *cel_value_type_name(struct cel_val v);
 
 /* cel-lib.c */
+
+/* Call node n's function on recv (if a method) and its evaluated args. */
 struct cel_val cel_call(struct cel_ctx *c, const struct cel_node *n,
 	    struct cel_val recv, const struct cel_val *args);
-int	cel_quantity_parse(const char *s, size_t n, __int128 *nano,
-	    const char **why);
-int	cel_semver_parse(const char *s, size_t n, int normalize,
-	    struct cel_semver *v, const char **why);
-int	cel_semver_cmp(const struct cel_semver *a, const struct cel_semver *b);
+
+/* Code points in (s, n) / whether (s, n) is valid UTF-8. */
+size_t	cel_utf8_len(const char *s, size_t n);
+int	cel_utf8_valid(const char *s, size_t n);
+
+/* cel-re.c */
+
+/*
+ * Compile Go-syntax pattern (pat, n) for PCRE2.  Returns the code (free
+ * with cel_regex_free) or NULL with *why naming what is unsupported.
+ * p, if not NULL, is the program that will run it (unused otherwise).
+ */
 void	*cel_regex_compile(struct dra_cel *p, const char *pat, size_t n,
 	    const char **why);
+
+/* Give p the match context (backtracking limits) its matches use. */
+void	cel_regex_context(struct dra_cel *p);
+
+/* s.matches(pat) for call node n (n->re: pat compiled in advance). */
+struct cel_val cel_regex_match(struct cel_ctx *c, const struct cel_node *n,
+	    struct cel_val s, struct cel_val pat);
+
 void	cel_regex_free(void *re);
 void	cel_regex_free_context(void *mctx);
-size_t	cel_utf8_len(const char *s, size_t n);
+
+/* cel-kube.c */
+
+/*
+ * Parse quantity (s, n) into nano units.  Returns 0; -1 with *why the
+ * apimachinery error text; 1 if beyond the 128-bit nano range.
+ */
+int	cel_quantity_parse(const char *s, size_t n, __int128 *nano,
+	    const char **why);
+
+/*
+ * Parse version (s, n), strictly or normalized (semver(s, true)).
+ * Returns 0 with *v (v->pre points into s), or -1 with *why.
+ */
+int	cel_semver_parse(const char *s, size_t n, int normalize,
+	    struct cel_semver *v, const char **why);
+
+/* Semver precedence of a and b: -1, 0, 1. */
+int	cel_semver_cmp(const struct cel_semver *a, const struct cel_semver *b);
 
 #endif

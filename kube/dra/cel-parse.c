@@ -1426,6 +1426,8 @@ parse_call(struct parser *ps, int32_t recv, const char *name, size_t off,
 	NODE(ps, n)->ty = res;
 	fold_literal(ps, n, v, nargs);
 	/* A literal pattern is compiled once, here. */
+	if (fn == F_MATCHES)
+		cel_regex_context(ps->p);
 	if (fn == F_MATCHES && NODE(ps, v[nargs - 1])->op == N_LIT &&
 	    NODE(ps, v[nargs - 1])->lit.k == CV_STRING) {
 		const char	*why = NULL;
