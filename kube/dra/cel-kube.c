@@ -4,7 +4,7 @@
  *  - Quantity: k8s.io/apimachinery resource.ParseQuantity (sign,
  *    digits, fraction, one suffix or a decimal exponent, with its two
  *    error texts), kept exactly in nano units in 128 bits and rounded
- *    up to nano as ParseQuantity rounds.  Values beyond about 1.7e29
+ *    up to nano as ParseQuantity rounds.  Values beyond about 1e28
  *    units are reported as out of range (the caller: unsupported).
  *  - Semver: github.com/blang/semver/v4 Parse (strict
  *    major.minor.patch[-pre][+build]) and the apiserver library's

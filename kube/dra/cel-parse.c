@@ -1080,8 +1080,8 @@ make_index(struct parser *ps, int32_t a, int32_t b, size_t off,
 		at = elem_type(at);
 	switch (at.k) {
 	case CT_LIST:
-		if (!kind_ok(bt.k, CT_INT) && !kind_ok(bt.k, CT_UINT) &&
-		    !kind_ok(bt.k, CT_DOUBLE))
+		/* cel-go stdlib: index_list is (list(A), int) only. */
+		if (!kind_ok(bt.k, CT_INT))
 			no_overload(ps, off, "_[_]", (struct cel_type[]){ at,
 			    bt }, 2);
 		r = elem_type(at);
@@ -1999,9 +1999,9 @@ parse_binary(struct parser *ps, int level)
 			struct cel_type lt = NODE(ps, a)->ty, rt = NODE(ps, b)->ty;
 			int ok;
 
+			/* (A, list(A)) and (A, map(A, B)) */
 			if (rt.k == CT_LIST)
-				ok = kind_ok(lt.k, rt.p1) ||
-				    (numeric(lt.k) && numeric(rt.p1));
+				ok = kind_ok(lt.k, rt.p1);
 			else if (rt.k == CT_MAP)
 				ok = kind_ok(lt.k, rt.p1);
 			else

@@ -29,8 +29,40 @@
  * DRA_CEL_UNSUPPORTED with "unsupported CEL construct X at column N":
  * the caller reports "unknown", never a guess.
  *
+ * Coverage (Kubernetes 1.37: dynamic-resource-allocation 3d036712,
+ * apiserver base environment 24a394e5, cel-go v0.27.0):
+ *
+ *   - the whole CEL grammar but message construction, leading-dot
+ *     names and quoted identifiers; int/uint/double/string/bytes/bool/
+ *     null/list/map literals (homogeneous, as HomogeneousAggregateLiterals
+ *     requires), string escapes, raw and triple-quoted strings;
+ *   - macros has, all, exists, exists_one, map, filter, the
+ *     two-variable forms (all, exists, existsOne, transformList,
+ *     transformMap), cel.bind (lazy), optMap, optFlatMap, sortBy;
+ *   - optionals: .? [?] optional.of/none/ofNonZeroValue, hasValue,
+ *     value, orValue, or, optional list and map entries;
+ *   - strings ext v2 (charAt, indexOf, lastIndexOf, lowerAscii,
+ *     upperAscii, replace, split, substring, trim, join,
+ *     strings.quote), matches (see below), size, startsWith, endsWith,
+ *     contains, conversions int/uint/double/string/bool/bytes/dyn;
+ *   - quantity() and its methods, semver() and its methods, the
+ *     Kubernetes lists library (isSorted, sum, min, max, indexOf,
+ *     lastIndexOf), lists ext v3 (slice, flatten, reverse, distinct,
+ *     sort, lists.range), sets ext, DRA's includes() (an error beyond
+ *     48 list items, as the 1.37 library has it).
+ *
+ * Unsupported (DRA_CEL_UNSUPPORTED): format(), timestamps, durations,
+ * type values and type(), url/ip/cidr, the authz libraries, any other
+ * unknown function; a matches() pattern that Go's RE2 syntax rejects
+ * (the API server would) or that PCRE2 would read differently, or
+ * that exhausts PCRE2's backtracking limit; quantities beyond about 1e28;
+ * expressions nested deeper than 250 levels; evaluations beyond
+ * 1000000 comprehension steps (the cost limit is not modelled).
+ *
  * Nothing here prints or exits.  Programs are immutable after
- * compilation and may be shared between threads.
+ * compilation and may be shared between threads (each thread keeps
+ * one PCRE2 match block of its own).  An evaluation allocates only
+ * for values it builds (strings, lists) beyond 2 KiB of stack.
  */
 #ifndef DRA_CEL_H
 #define DRA_CEL_H
@@ -70,11 +102,13 @@ int	dra_cel_compile(const char *expr, struct dra_cel **out,
  *
  * Returns DRA_CEL_TRUE or DRA_CEL_FALSE; DRA_CEL_ERROR with err->msg
  * holding the CEL runtime error text as cel-go words it ("no such key:
- * type", "no such overload", "division by zero", ...); or
- * DRA_CEL_UNSUPPORTED with err->msg "unsupported CEL construct X at
- * column N".  Mirrors cel-go's evaluation as the scheduler runs it
- * (Kubernetes 1.37 structured allocator); the cost limit is not
- * modelled.
+ * type", "no such overload", "division by zero", ...) and err->code
+ * KUBE_E_API; or DRA_CEL_UNSUPPORTED with err->msg "unsupported CEL
+ * construct X at column N" and err->code KUBE_E_UNSUPPORTED.  A result
+ * that is not a bool is DRA_CEL_ERROR "CEL result of type T could not
+ * be converted to bool", as DeviceMatches words it.  Mirrors cel-go's
+ * evaluation as the scheduler runs it (Kubernetes 1.37 structured
+ * allocator); the cost limit is not modelled (see above).
  */
 int	dra_cel_eval(const struct dra_cel *p, const struct kube_device *d,
 	    struct dra_err *err);
