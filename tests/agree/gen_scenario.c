@@ -58,7 +58,9 @@
  *               constraints (pcieRoot, productName, pciBusID),
  *               tolerations, bandwidth capacity requests on shared
  *               NICs, semver comparisons (cudaComputeCapability,
- *               driverVersion), rarely adminAccess (namespace agree-admin)
+ *               driverVersion), more CEL (matches, in, cel.bind,
+ *               quantity and semver methods, arithmetic, ternaries,
+ *               exists), rarely adminAccess (namespace agree-admin)
  *               and rarely a selector that fails at run time on some
  *               devices (a missing attribute without .? or has()).
  *
@@ -605,10 +607,76 @@ pick_class(void)
 	return k;
 }
 
+/*
+ * More of the CEL that admins write: string functions, regular
+ * expressions, lists, bind, quantity and semver methods, arithmetic,
+ * optionals.  Per class kind: MIG, NIC, full GPU, any GPU device.
+ */
+static const char *const zoo_mig[] = {
+	"device.attributes['gpu.nvidia.com'].profile.matches('^[1-3]g[.]')",
+	"device.attributes['gpu.nvidia.com'].profile in ['1g.10gb', '2g.20gb']",
+	"device.attributes['gpu.nvidia.com'].profile.startsWith('1g') && "
+	    "!device.attributes['gpu.nvidia.com'].profile.endsWith('+me')",
+	"device.capacity['gpu.nvidia.com'].memory.isGreaterThan(quantity('30Gi'))",
+	"device.capacity['gpu.nvidia.com'].multiprocessors.asInteger() >= 60",
+	"cel.bind(m, device.capacity['gpu.nvidia.com'].memory, "
+	    "m.compareTo(quantity('10Gi')) > 0 && m.compareTo(quantity('45Gi')) < 0)",
+	"size(device.attributes['gpu.nvidia.com'].profile) > 7",
+	"device.capacity['gpu.nvidia.com'].ofaEngines.sign() > 0",
+	"device.capacity['gpu.nvidia.com'].memory.add(quantity('1Gi'))"
+	    ".isGreaterThan(quantity('20Gi'))",
+};
+static const char *const zoo_nic[] = {
+	"device.attributes['nic.example.com'].linkSpeedGbps * 2 >= 800",
+	"device.allowMultipleAllocations == true",
+	"device.attributes['nic.example.com'].model.contains('ConnectX')",
+	"device.capacity['nic.example.com'].?bandwidth.orValue(quantity('0'))"
+	    ".compareTo(quantity('300G')) >= 0",
+	"'nic.example.com' in device.attributes && "
+	    "device.attributes['resource.kubernetes.io'].pcieRoot != 'pci0000:c0'",
+};
+static const char *const zoo_gpu[] = {
+	"device.attributes['gpu.nvidia.com'].productName.contains('H100')",
+	"device.attributes['gpu.nvidia.com'].uuid.startsWith('GPU-')",
+	"device.attributes['gpu.nvidia.com'].index % 2 == 0",
+	"device.attributes['gpu.nvidia.com'].cudaComputeCapability.major() >= 9",
+	"device.attributes['resource.kubernetes.io'].pciBusID.endsWith(':00.0') && "
+	    "device.attributes['resource.kubernetes.io'].pciBusID < '0000:40:00.0'",
+	"device.attributes['gpu.nvidia.com'].?uuid.hasValue()",
+	"device.capacity['gpu.nvidia.com'].memory.asApproximateFloat() > 5e10",
+	"device.attributes['gpu.nvidia.com'].driverVersion.isLessThan(semver('575.0.0'))",
+	"[0, 1].exists(i, device.attributes['gpu.nvidia.com'].index == i)",
+	"device.attributes['gpu.nvidia.com'].architecture.lowerAscii() == 'hopper'",
+};
+static const char *const zoo_any[] = {
+	"device.attributes['gpu.nvidia.com'].type in ['gpu', 'mig'] && "
+	    "device.attributes['gpu.nvidia.com'].?profile.orValue('7g.80gb')"
+	    ".startsWith('7g')",
+	"device.attributes['gpu.nvidia.com'].?parentUUID.orValue("
+	    "device.attributes['gpu.nvidia.com'].?uuid.orValue('')) != ''",
+	"has(device.attributes['gpu.nvidia.com'].profile) ? "
+	    "device.attributes['gpu.nvidia.com'].profile == '3g.40gb' : "
+	    "device.attributes['gpu.nvidia.com'].productName.contains('A100')",
+	"device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('40Gi')) <= 0",
+};
+#define NZOO(a)	((int)(sizeof(a) / sizeof(a[0])))
+
 /* One CEL request selector for class k; NULL for none. */
 static const char *
 pick_selector(int k, char *buf, size_t bs)
 {
+	if (chance(35)) {
+		switch (k) {
+		case K_MIG:
+			return zoo_mig[rnd(NZOO(zoo_mig))];
+		case K_NIC:
+			return zoo_nic[rnd(NZOO(zoo_nic))];
+		case K_ANY:
+			return zoo_any[rnd(NZOO(zoo_any))];
+		default:
+			return zoo_gpu[rnd(NZOO(zoo_gpu))];
+		}
+	}
 	switch (k) {
 	case K_MIG:
 		switch (rnd(4)) {
