@@ -723,15 +723,18 @@ arith(struct cel_ctx *c, int op, struct cel_val a, struct cel_val b)
 		switch (op) {
 		case B_ADD:
 			if (__builtin_add_overflow(a.u, b.u, &v.u))
-				return cel_error(c, "unsigned integer overflow");
+				return cel_error(c, "unsigned integer "
+				    "overflow");
 			return v;
 		case B_SUB:
 			if (__builtin_sub_overflow(a.u, b.u, &v.u))
-				return cel_error(c, "unsigned integer overflow");
+				return cel_error(c, "unsigned integer "
+				    "overflow");
 			return v;
 		case B_MUL:
 			if (__builtin_mul_overflow(a.u, b.u, &v.u))
-				return cel_error(c, "unsigned integer overflow");
+				return cel_error(c, "unsigned integer "
+				    "overflow");
 			return v;
 		case B_DIV:
 			if (b.u == 0)
@@ -1180,7 +1183,8 @@ cel_eval(struct cel_ctx *c, int32_t idx)
 		if (a.k == CV_DEVICE)
 			return vbool(!is_err(lookup(c, a, n->lit, 0)));
 		if (a.k != CV_MAP)
-			return cel_error(c, "invalid type for field selection.");
+			return cel_error(c, "invalid type for field "
+			    "selection.");
 		return vbool(map_find(c, a, n->lit, &v) == 1);
 	case N_AND:
 	case N_OR:

@@ -32,7 +32,8 @@
 #define CEL_MAX_LEN		10240
 #define CEL_MAX_DEPTH		250	/* cel-go parser recursion limit */
 #define CEL_MAX_SLOTS		32	/* comprehension and bind variables */
-#define CEL_INCLUDES_MAX	48	/* ResourceSliceMaxAttributeValuesPerDevice */
+/* includes(): resourceapi.ResourceSliceMaxAttributeValuesPerDevice */
+#define CEL_INCLUDES_MAX	48
 #define CEL_MAX_ARGS		8	/* arguments of a call we type */
 /*
  * Comprehension steps per evaluation.  Kubernetes stops a selector at
@@ -212,7 +213,7 @@ struct cel_ctx {
 	/* cel.bind values not computed yet: node index + 1, or 0. */
 	int32_t			 lazy[CEL_MAX_SLOTS];
 	struct cel_val		 vars[CEL_MAX_SLOTS];
-	char			*buf;		/* bump area (starts on stack) */
+	char			*buf;		/* bump area, first on stack */
 	size_t			 used, size;
 	void			*chunks;	/* malloc'd overflow blocks */
 };

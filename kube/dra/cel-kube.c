@@ -302,7 +302,8 @@ cel_semver_parse(const char *s, size_t n, int normalize,
 	}
 	if (np < 3 && (memchr(part[np - 1], '-', plen[np - 1]) != NULL ||
 	    memchr(part[np - 1], '+', plen[np - 1]) != NULL)) {
-		*why = "short version cannot contain PreRelease/Build meta data";
+		*why = "short version cannot contain PreRelease/Build meta "
+		    "data";
 		return -1;
 	}
 	if (n + 8 > sizeof buf) {

@@ -1057,7 +1057,8 @@ cel_call(struct cel_ctx *c, const struct cel_node *n, struct cel_val recv,
 			return no_overload(c);
 		r = cel_quantity_parse(args[0].s, args[0].n, &q, &why);
 		if (r > 0)
-			return cel_unsup(c, n->col, "quantity beyond about 1e28");
+			return cel_unsup(c, n->col, "quantity beyond about "
+			    "1e28");
 		if (n->sub == F_IS_QUANTITY)
 			return vbool(r == 0);
 		if (r < 0)
@@ -1103,7 +1104,8 @@ cel_call(struct cel_ctx *c, const struct cel_node *n, struct cel_val recv,
 		if (n->sub == F_SUB)
 			q = -q;
 		if (__builtin_add_overflow(recv.q, q, &q))
-			return cel_unsup(c, n->col, "quantity beyond about 1e28");
+			return cel_unsup(c, n->col, "quantity beyond about "
+			    "1e28");
 		return vquantity(q);
 	case F_SIGN:
 		if (recv.k != CV_QUANTITY)
@@ -1137,9 +1139,10 @@ cel_call(struct cel_ctx *c, const struct cel_node *n, struct cel_val recv,
 		if (recv.k == CV_LIST) {
 			for (i = 0; i < recv.n; i++) {
 				if (i >= CEL_INCLUDES_MAX)
-					return cel_error(c, "'includes' function "
-					    "cannot be applied to lists longer "
-					    "than %d values", CEL_INCLUDES_MAX);
+					return cel_error(c, "'includes' "
+					    "function cannot be applied to "
+					    "lists longer than %d values",
+					    CEL_INCLUDES_MAX);
 				if (cel_equal(c, cel_list_get(c, recv, i),
 				    args[0], &e) == 1)
 					return vbool(1);

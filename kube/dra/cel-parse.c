@@ -88,7 +88,8 @@ position(const struct parser *ps, size_t off, char *buf, size_t len)
 		}
 	}
 	if (line > 1)
-		snprintf(buf, len, "line %zu, column %zu", line, off - start + 1);
+		snprintf(buf, len, "line %zu, column %zu", line,
+		    off - start + 1);
 	else
 		snprintf(buf, len, "column %zu", off + 1);
 }
@@ -1287,7 +1288,8 @@ parse_comprehension(struct parser *ps, int32_t recv, int fn, int nargs,
 		break;
 	case F_SORT_BY:
 		NODE(ps, n)->b = e1;
-		NODE(ps, n)->ty = rt.k == CT_LIST ? rt : ty2(CT_LIST, CT_DYN, 0);
+		NODE(ps, n)->ty = rt.k == CT_LIST ? rt :
+		    ty2(CT_LIST, CT_DYN, 0);
 		break;
 	case F_OPT_FLAT_MAP:
 		if (!kind_ok(t1.k, CT_OPTIONAL))
@@ -1589,9 +1591,9 @@ parse_list_or_map(struct parser *ps, int map)
 		if (i < (map ? 2u : 1u) || WILD(have->k))
 			*have = t;
 		else if (!WILD(t.k) && !type_ok(*have, t)) {
-			fail(ps, NODE(ps, v[i])->col - 1, "expected type '%s' but "
-			    "found '%s'", cel_type_name(*have, tb1, sizeof tb1),
-			    cel_type_name(t, tb2, sizeof tb2));
+			fail(ps, NODE(ps, v[i])->col - 1, "expected type '%s' "
+			    "but found '%s'", cel_type_name(*have, tb1,
+			    sizeof tb1), cel_type_name(t, tb2, sizeof tb2));
 			break;
 		}
 	}
@@ -1699,7 +1701,8 @@ parse_primary(struct parser *ps)
 
 					snprintf(qual, sizeof qual, "%.*s.%.*s",
 					    (int)(nlen > 60 ? 60 : nlen), name,
-					    (int)(flen > 60 ? 60 : flen), fname);
+					    (int)(flen > 60 ? 60 : flen),
+					    fname);
 					next(ps);
 					return parse_call(ps, -1, qual, loff,
 					    name_off);
@@ -1996,7 +1999,8 @@ parse_binary(struct parser *ps, int level)
 		if (ps->failed)
 			return -1;
 		if (in) {
-			struct cel_type lt = NODE(ps, a)->ty, rt = NODE(ps, b)->ty;
+			struct cel_type lt = NODE(ps, a)->ty;
+			struct cel_type rt = NODE(ps, b)->ty;
 			int ok;
 
 			/* (A, list(A)) and (A, map(A, B)) */
@@ -2053,8 +2057,8 @@ parse_logic(struct parser *ps, int or)
 		lt = nv == 1 ? NODE(ps, first)->ty : ty(CT_BOOL);
 		rt = NODE(ps, b)->ty;
 		if (!kind_ok(lt.k, CT_BOOL) || !kind_ok(rt.k, CT_BOOL))
-			no_overload(ps, off, name, (struct cel_type[]){ lt, rt },
-			    2);
+			no_overload(ps, off, name,
+			    (struct cel_type[]){ lt, rt }, 2);
 		if (nv == av)
 			v = xreallocarray(v, av *= 2, sizeof *v);
 		v[nv++] = b;

@@ -91,8 +91,8 @@ re_escape_len(const char *p, size_t n, size_t i)
 		"Pe", "Pf", "Pi", "Po", "Ps", "S", "Sc", "Sk", "Sm", "So", "Z",
 		"Zl", "Zp", "Zs", "Any", "Arabic", "Armenian", "Bengali",
 		"Common", "Cyrillic", "Devanagari", "Georgian", "Greek", "Han",
-		"Hangul", "Hebrew", "Hiragana", "Inherited", "Katakana", "Latin",
-		"Thai", NULL,
+		"Hangul", "Hebrew", "Hiragana", "Inherited", "Katakana",
+		"Latin", "Thai", NULL,
 	};
 	const char	*e;
 	size_t		 j, len;
@@ -118,9 +118,42 @@ re_escape_len(const char *p, size_t n, size_t i)
 	j = i + 3 + (p[i + 3] == '^');
 	len = (size_t)(e - (p + j));
 	for (v = 0; names[v] != NULL; v++)
-		if (strlen(names[v]) == len && memcmp(names[v], p + j, len) == 0)
+		if (strlen(names[v]) == len &&
+		    memcmp(names[v], p + j, len) == 0)
 			return (size_t)(e - p) + 1 - i;
 	return 0;
+}
+
+/*
+ * The length of the group opening "(?..." at p[i] when Go accepts it:
+ * (?: (?P< (?< or flags (?ims-U) / (?ims-U: with a flag before the
+ * end and at most one '-', not last.  0 for anything else Go rejects
+ * (lookaround, atomic groups, comments, ...).
+ */
+static size_t
+re_group_len(const char *p, size_t n, size_t i)
+{
+	size_t	j = i + 2;
+	int	dash = 0, flags = 0;
+
+	if (j >= n)
+		return 0;
+	if (p[j] == ':')
+		return 3;
+	if (p[j] == 'P' && j + 1 < n && p[j + 1] == '<')
+		return 4;
+	if (p[j] == '<' && j + 1 < n && p[j + 1] != '=' && p[j + 1] != '!')
+		return 3;
+	for (; j < n && strchr("imsU-", p[j]) != NULL; j++) {
+		if (p[j] == '-')
+			dash++;
+		else
+			flags++;
+	}
+	if (flags == 0 || dash > 1 || j >= n || p[j - 1] == '-' ||
+	    (p[j] != ')' && p[j] != ':'))
+		return 0;
+	return j + 1 - i;
 }
 
 /* Parse {n}, {n,} or {n,m} at p[i]; returns its length or 0. */
@@ -233,13 +266,15 @@ re_translate(const char *p, size_t n, struct rebuf *b)
 				j++;
 			}
 			for (; j < n && p[j] != ']'; j++) {
-				if (p[j] == '[' && j + 1 < n && p[j + 1] == ':') {
+				if (p[j] == '[' && j + 1 < n &&
+				    p[j + 1] == ':') {
 					const char *e = memchr(p + j, ']',
 					    n - j);
 
 					if (e == NULL || e[-1] != ':')
 						return "character class";
-					re_put(b, p + j, (size_t)(e - p) + 1 - j);
+					re_put(b, p + j,
+					    (size_t)(e - p) + 1 - j);
 					j = (size_t)(e - p);
 					continue;
 				}
@@ -257,14 +292,16 @@ re_translate(const char *p, size_t n, struct rebuf *b)
 				if (ch == 's')
 					re_puts(b, "\\t\\n\\f\\r ");
 				else if (ch == 'S')
-					/* All but Go's \s: \t \n \f \r space. */
+					/* All but Go's \s (\t\n\f\r ). */
 					re_puts(b, "\\x00-\\x08\\x0b\\x0e-\\x1f"
 					    "\\x21-\\x{10ffff}");
 				else if (ch == 'v')
 					re_puts(b, "\\x0B");
 				else if (ch == 'x' || ch == 'p' || ch == 'P') {
-					if ((k = re_escape_len(p, n, j - 1)) == 0)
-						return "escape sequence in a class";
+					k = re_escape_len(p, n, j - 1);
+					if (k == 0)
+						return "escape sequence in "
+						    "a class";
 					re_put(b, p + j - 1, k);
 					j += k - 2;
 				} else if (strchr("afnrtdDwW", ch) != NULL) {
@@ -289,51 +326,23 @@ re_translate(const char *p, size_t n, struct rebuf *b)
 			continue;
 		}
 		if (ch == '(') {
+			size_t len = 1;
+
 			if (i + 1 < n && p[i + 1] == '*')
 				return "PCRE verb";
+			if (i + 1 < n && p[i + 1] == '?' &&
+			    (len = re_group_len(p, n, i)) == 0)
+				return "group syntax";
+			re_put(b, p + i, len);
+			i += len;
+			quant_ok = 0;
+			after_group = 0;
+			/* (?flags) sets flags and opens no group. */
+			if (p[i - 1] == ')')
+				continue;
 			if (++depth >= (int)(sizeof prod / sizeof prod[0]))
 				return "group nesting";
 			prod[depth] = 1;
-			after_group = 0;
-			if (i + 1 < n && p[i + 1] == '?') {
-				size_t j = i + 2;
-
-				if (j < n && (p[j] == ':' ||
-				    (p[j] == 'P' && j + 1 < n && p[j + 1] == '<') ||
-				    (p[j] == '<' && j + 1 < n && p[j + 1] != '=' &&
-				    p[j + 1] != '!'))) {
-					re_put(b, p + i, 2);
-					i += 2;
-					quant_ok = 0;
-					continue;
-				}
-				/*
-				 * Flags: (?i) (?-s) (?im:...); Go wants a flag
-				 * before ')' or ':' and at most one '-', not last.
-				 */
-				{
-					int dash = 0, flags = 0;
-
-					for (; j < n && strchr("imsU-", p[j]) !=
-					    NULL; j++) {
-						if (p[j] == '-')
-							dash++;
-						else
-							flags++;
-					}
-					if (flags == 0 || dash > 1 || j >= n ||
-					    p[j - 1] == '-' ||
-					    (p[j] != ')' && p[j] != ':'))
-						return "group syntax";
-				}
-				re_put(b, p + i, j + 1 - i);
-				i = j + 1;
-				quant_ok = 0;
-				continue;
-			}
-			re_puts(b, "(");
-			i++;
-			quant_ok = 0;
 			continue;
 		}
 		if (ch == '*' || ch == '+' || ch == '?' ||

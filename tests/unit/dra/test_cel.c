@@ -593,7 +593,8 @@ test_speed(void **state)
 	    "quantity(\"40Gi\")) >= 0";
 	struct kube_slice	sl = { .driver = "gpu.nvidia.com" };
 	struct kube_attr	at[6] = {
-		{ "gpu.nvidia.com", "uuid", KUBE_ATTR_STRING, 0, "GPU-1", 0, 0 },
+		{ "gpu.nvidia.com", "uuid", KUBE_ATTR_STRING, 0, "GPU-1", 0,
+		    0 },
 		{ "gpu.nvidia.com", "index", KUBE_ATTR_INT, 3, NULL, 0, 0 },
 		{ "gpu.nvidia.com", "architecture", KUBE_ATTR_STRING, 0,
 		    "Hopper", 0, 0 },
