@@ -423,13 +423,13 @@ map_keys(struct cel_ctx *c, struct cel_val m)
 		case CR_ATTRS:
 			k = d->attrs[i].domain;
 			for (j = 0; j < i && k != NULL; j++)
-				if (strcmp(d->attrs[j].domain, k) == 0)
+				if (streq(d->attrs[j].domain, k, strlen(k)))
 					k = NULL;
 			break;
 		case CR_CAPS:
 			k = d->capacity[i].domain;
 			for (j = 0; j < i && k != NULL; j++)
-				if (strcmp(d->capacity[j].domain, k) == 0)
+				if (streq(d->capacity[j].domain, k, strlen(k)))
 					k = NULL;
 			break;
 		case CR_ATTR_DOMAIN:
