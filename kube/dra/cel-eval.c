@@ -203,6 +203,7 @@ cel_value_type_name(struct cel_val v)
 	case CV_SEMVER:		return "kubernetes.Semver";
 	case CV_OPTIONAL:	return "optional_type";
 	case CV_DEVICE:		return "kubernetes.DRADevice";
+	case CV_TYPE:		return "type";
 	default:		return "error";
 	}
 }
@@ -573,6 +574,8 @@ cel_equal(struct cel_ctx *c, struct cel_val a, struct cel_val b,
 		return cel_equal(c, *a.opt, *b.opt, err);
 	case CV_DEVICE:
 		return 1;
+	case CV_TYPE:
+		return a.i == b.i;
 	case CV_LIST:
 		if (a.n != b.n)
 			return 0;

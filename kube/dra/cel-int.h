@@ -88,6 +88,7 @@ enum cel_vkind {
 	CV_SEMVER,	/* sv */
 	CV_OPTIONAL,	/* opt: NULL for optional.none() */
 	CV_DEVICE,	/* the device variable */
+	CV_TYPE,	/* a type value: i is the cel_vkind it names */
 };
 
 /* How a list or map value is stored (cel_val.rep). */
@@ -171,7 +172,7 @@ enum cel_fn {
 	F_VALUE, F_OR, F_QUOTE,
 	F_IS_SORTED, F_SUM, F_MIN, F_MAX, F_SLICE, F_FLATTEN, F_REVERSE,
 	F_DISTINCT, F_SORT, F_RANGE, F_SETS_CONTAINS, F_SETS_EQUIVALENT,
-	F_SETS_INTERSECTS,
+	F_SETS_INTERSECTS, F_TYPE,
 	/* macros (N_COMP) */
 	F_ALL, F_EXISTS, F_EXISTS_ONE, F_MAP, F_FILTER, F_TRANSFORM_LIST,
 	F_TRANSFORM_MAP, F_OPT_MAP, F_OPT_FLAT_MAP, F_SORT_BY,

@@ -1187,6 +1187,11 @@ cel_call(struct cel_ctx *c, const struct cel_node *n, struct cel_val recv,
 		return recv;
 	case F_DYN:
 		return recv;
+	case F_TYPE:
+		/* The scheduler's device value is a map (DeviceMatches). */
+		v.k = CV_TYPE;
+		v.i = recv.k == CV_DEVICE ? CV_MAP : recv.k;
+		return v;
 	case F_OPT_OF:
 	case F_OPT_OF_NON_ZERO:
 		v.k = CV_OPTIONAL;

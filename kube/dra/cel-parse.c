@@ -826,6 +826,7 @@ static const struct sig sigs[] = {
 	{ "bytes", F_BYTES, 0, 1, 0, { Y }, Y },
 	{ "bytes", F_BYTES, 0, 1, 0, { S }, Y },
 	{ "dyn", F_DYN, 0, 1, 0, { D }, D },
+	{ "type", F_TYPE, 0, 1, 0, { D }, CT_TYPE },
 	{ "optional.of", F_OPT_OF, 0, 1, 0, { D }, O },
 	{ "optional.none", F_OPT_NONE, 0, 0, 0, { 0 }, O },
 	{ "optional.ofNonZeroValue", F_OPT_OF_NON_ZERO, 0, 1, 0, { D }, O },
@@ -1499,20 +1500,36 @@ make_lit(struct parser *ps, size_t off, int vk, int tk)
 	return n;
 }
 
+/* The type names CEL predeclares and the value kinds they name. */
+static const struct {
+	const char	*name;
+	int		 kind;		/* enum cel_vkind, -1: unsupported */
+} type_names[] = {
+	{ "int", CV_INT }, { "uint", CV_UINT }, { "double", CV_DOUBLE },
+	{ "string", CV_STRING }, { "bool", CV_BOOL }, { "bytes", CV_BYTES },
+	{ "list", CV_LIST }, { "map", CV_MAP }, { "null_type", CV_NULL },
+	{ "type", CV_TYPE }, { "optional_type", CV_OPTIONAL },
+	{ "dyn", -1 },
+};
+
+/* The type_names[] index of identifier (s, n), or -1. */
+static int
+type_name(const char *s, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+		if (strlen(type_names[i].name) == n &&
+		    memcmp(type_names[i].name, s, n) == 0)
+			return (int)i;
+	return -1;
+}
+
 /* Is the identifier (s, n) a type name that CEL predeclares? */
 static int
 is_type_name(const char *s, size_t n)
 {
-	static const char *const names[] = {
-		"int", "uint", "double", "string", "bool", "bytes", "list",
-		"map", "null_type", "type", "dyn", "optional_type", NULL,
-	};
-	int	i;
-
-	for (i = 0; names[i] != NULL; i++)
-		if (strlen(names[i]) == n && memcmp(names[i], s, n) == 0)
-			return 1;
-	return 0;
+	return type_name(s, n) >= 0;
 }
 
 /* Wrap e, an optional value, as an optional entry of a literal. */
@@ -1723,6 +1740,14 @@ parse_primary(struct parser *ps)
 		    lookup_var(ps, name, nlen) < 0) {
 			n = node_new(ps, N_DEVICE, name_off);
 			NODE(ps, n)->ty = ty(CT_DEVICE);
+			return n;
+		}
+		/* A type name is a type value: type(x) == string. */
+		if (lookup_var(ps, name, nlen) < 0 &&
+		    (i = type_name(name, nlen)) >= 0 &&
+		    type_names[i].kind >= 0 && ps->t.type != T_COMMA) {
+			n = make_lit(ps, name_off, CV_TYPE, CT_TYPE);
+			NODE(ps, n)->lit.i = type_names[i].kind;
 			return n;
 		}
 		n = node_new(ps, N_VAR, name_off);

@@ -44,7 +44,8 @@
  *   - strings ext v2 (charAt, indexOf, lastIndexOf, lowerAscii,
  *     upperAscii, replace, split, substring, trim, join,
  *     strings.quote), matches (see below), size, startsWith, endsWith,
- *     contains, conversions int/uint/double/string/bool/bytes/dyn;
+ *     contains, conversions int/uint/double/string/bool/bytes/dyn,
+ *     type() and type values (int, string, map, type, ...);
  *   - quantity() and its methods, semver() and its methods, the
  *     Kubernetes lists library (isSorted, sum, min, max, indexOf,
  *     lastIndexOf), lists ext v3 (slice, flatten, reverse, distinct,
@@ -52,7 +53,7 @@
  *     48 list items, as the 1.37 library has it).
  *
  * Unsupported (DRA_CEL_UNSUPPORTED): format(), timestamps, durations,
- * type values and type(), url/ip/cidr, the authz libraries, any other
+ * the dyn type value, url/ip/cidr, the authz libraries, any other
  * unknown function; a matches() pattern that Go's RE2 syntax rejects
  * (the API server would) or that PCRE2 would read differently, or
  * that exhausts PCRE2's backtracking limit; quantities beyond about 1e28;
