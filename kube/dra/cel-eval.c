@@ -359,9 +359,10 @@ map_find(struct cel_ctx *c, struct cel_val m, struct cel_val key,
 	case CR_ATTR_DOMAIN:
 		if (key.k != CV_STRING)
 			return -1;
+		/* The id first: it usually tells attributes apart. */
 		for (i = 0; i < d->nattrs; i++) {
-			if (streq(d->attrs[i].domain, m.s, m.n) &&
-			    streq(d->attrs[i].id, key.s, key.n)) {
+			if (streq(d->attrs[i].id, key.s, key.n) &&
+			    streq(d->attrs[i].domain, m.s, m.n)) {
 				*out = attr_value(c, &d->attrs[i]);
 				return 1;
 			}
@@ -371,8 +372,8 @@ map_find(struct cel_ctx *c, struct cel_val m, struct cel_val key,
 		if (key.k != CV_STRING)
 			return -1;
 		for (i = 0; i < d->ncapacity; i++) {
-			if (streq(d->capacity[i].domain, m.s, m.n) &&
-			    streq(d->capacity[i].id, key.s, key.n)) {
+			if (streq(d->capacity[i].id, key.s, key.n) &&
+			    streq(d->capacity[i].domain, m.s, m.n)) {
 				memset(out, 0, sizeof *out);
 				out->k = CV_QUANTITY;
 				out->q = (__int128)d->capacity[i].value.milli *
