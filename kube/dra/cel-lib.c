@@ -210,7 +210,7 @@ double_string(struct cel_ctx *c, double d)
 			break;
 	}
 	e = strchr(buf, 'e');
-	exp = atoi(e + 1);
+	exp = (int)strtol(e + 1, NULL, 10);
 	for (nd = 0, i = buf[0] == '-'; buf + i < e; i++)
 		if (buf[i] != '.')
 			digits[nd++] = buf[i];

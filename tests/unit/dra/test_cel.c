@@ -62,6 +62,7 @@ trim_nl(char *s)
 	return s;
 }
 
+/* The attribute type a vector names ("int", "strings", ...). */
 static enum kube_attr_type
 attr_type(const char *t, int line)
 {
@@ -101,6 +102,7 @@ split_name(struct vector *v, const char *name, const char **domain,
 	}
 }
 
+/* Apply one "keyword argument" line of a vector block to v. */
 static void
 vector_line(struct vector *v, char *line, int lineno)
 {
@@ -141,13 +143,17 @@ vector_line(struct vector *v, char *line, int lineno)
 			a->s = dra_arena_strdup(&arena, val);
 			break;
 		default:
+			/* Space-separated items. */
 			a->list = dra_arena_calloc(&arena, 64,
 			    sizeof *a->list);
-			for (rest = strtok(val, " "); rest != NULL;
-			    rest = strtok(NULL, " ")) {
+			for (rest = val; *rest != '\0'; ) {
+				size_t len = strcspn(rest, " ");
+
 				assert_true(a->nlist < 64);
-				a->list[a->nlist++] = dra_arena_strdup(&arena,
-				    rest);
+				if (len > 0)
+					a->list[a->nlist++] =
+					    dra_arena_strndup(&arena, rest, len);
+				rest += len + (rest[len] == ' ');
 			}
 			break;
 		}
@@ -224,8 +230,7 @@ load_vectors(void **state)
 	fclose(f);
 	assert_true(nvectors > 0);
 	/* The array has moved while it grew: point devices at it now. */
-	for (cap = 0; cap < nvectors; cap++) {
-		v = &vectors[cap];
+	for (v = vectors; v < vectors + nvectors; v++) {
 		v->dev.slice = &v->slice;
 		v->dev.attrs = v->attrs;
 		v->dev.capacity = v->caps;
