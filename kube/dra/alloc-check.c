@@ -271,3 +271,35 @@ dra_device_check(struct dra_allocator *a, const char *node,
 	}
 	return done(out, DRA_CHECK_OK);
 }
+
+enum dra_check
+dra_device_selected(struct dra_allocator *a, const char *claim_ns,
+    const struct kube_device_request *r, const struct kube_device *d,
+    struct dra_check_detail *out)
+{
+	const struct kube_device_class	*cls;
+	struct dra_selres		 sr;
+
+	memset(out, 0, sizeof *out);
+	if ((cls = dra_class(a, r->class_name)) == NULL) {
+		out->message = xasprintf("device class %s does not exist",
+		    r->class_name ? r->class_name : "");
+		return done(out, DRA_CHECK_CLASS_MISSING);
+	}
+	dra_selectors(a, d, r, cls, &sr);
+	out->selector = sr.selector;
+	switch (sr.verdict) {
+	case DRA_SEL_MATCH:
+		return done(out, DRA_CHECK_OK);
+	case DRA_SEL_CLASS_FALSE:
+		return done(out, DRA_CHECK_CLASS_SELECTOR);
+	case DRA_SEL_REQ_FALSE:
+		return done(out, DRA_CHECK_REQUEST_SELECTOR);
+	case DRA_SEL_UNSUPPORTED:
+		out->message = dra_cel_message(&sr, cls, claim_ns, "", d);
+		return done(out, DRA_CHECK_CEL_UNSUPPORTED);
+	default:
+		out->message = dra_cel_message(&sr, cls, claim_ns, "", d);
+		return done(out, DRA_CHECK_CEL_ERROR);
+	}
+}

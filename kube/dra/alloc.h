@@ -300,4 +300,19 @@ enum dra_check dra_device_check(struct dra_allocator *a, const char *node,
  */
 const char *dra_check_code(enum dra_check c);
 
+/*
+ * Only the selector step of dra_device_check(): whether d matches the
+ * class selectors, then the request selectors of r (results cached as
+ * the search caches them).  For explanations of devices that fail an
+ * earlier check (a device in use: does it matter to this request?).
+ * Returns DRA_CHECK_OK, DRA_CHECK_CLASS_SELECTOR or
+ * DRA_CHECK_REQUEST_SELECTOR (out->selector says which),
+ * DRA_CHECK_CEL_ERROR or DRA_CHECK_CEL_UNSUPPORTED (out->message, to be
+ * freed), or DRA_CHECK_CLASS_MISSING.  Mirrors selectorsMatch of the
+ * 1.37 allocator.
+ */
+enum dra_check dra_device_selected(struct dra_allocator *a,
+	    const char *claim_ns, const struct kube_device_request *r,
+	    const struct kube_device *d, struct dra_check_detail *out);
+
 #endif

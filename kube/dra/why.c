@@ -49,6 +49,7 @@ struct why_state {
 	const char		       **nodes;
 	const struct kube_node	       **node_objs;
 	size_t				 nnodes;
+	const char			*never;		/* its one cause */
 	/* Claims that hold what the requests wanted (release analysis). */
 	const struct kube_claim	       **holders;
 	size_t				 nholders;
@@ -373,6 +374,43 @@ on_node(const struct kube_device *d, const char *node)
 	return dn == NULL || node == NULL || strcmp(dn, node) == 0;
 }
 
+/*
+ * dra_device_check(), except that a device failing a check made before
+ * the selectors (held by another claim, in an incomplete or invalid
+ * pool) is reported as a selector mismatch when the selectors would not
+ * take it anyway: a held NIC does not stand in the way of a GPU
+ * request.
+ */
+static enum dra_check
+check_device(struct dra_allocator *a, const char *node,
+    const struct kube_node *n, const char *ns,
+    const struct kube_device_request *r, const struct kube_device *d,
+    struct dra_check_detail *det)
+{
+	struct dra_check_detail	sel;
+	enum dra_check		c, sc;
+
+	c = dra_device_check(a, node, n, ns, r, d, det);
+	switch (c) {
+	case DRA_CHECK_IN_USE:
+	case DRA_CHECK_POOL_INCOMPLETE:
+	case DRA_CHECK_POOL_INVALID:
+	case DRA_CHECK_FEATURE:
+		break;
+	default:
+		return c;
+	}
+	sc = dra_device_selected(a, ns, r, d, &sel);
+	if (sc == DRA_CHECK_CLASS_SELECTOR ||
+	    sc == DRA_CHECK_REQUEST_SELECTOR) {
+		free(det->message);
+		*det = sel;
+		return sc;
+	}
+	free(sel.message);
+	return c;
+}
+
 /* Checks ordered by how much they tell a user, most first. */
 static int
 check_weight(enum dra_check c)
@@ -413,6 +451,73 @@ check_weight(enum dra_check c)
 
 #define NCHECKS	(DRA_CHECK_CLASS_MISSING + 1)
 
+/* Devices left out by one selector, for one line of evidence. */
+#define WHY_MAX_GROUPS	8
+#define WHY_GROUP_NAMES	3
+struct sel_group {
+	enum dra_check	 check;		/* CLASS_ or REQUEST_SELECTOR */
+	size_t		 selector;
+	size_t		 count;
+	const char	*names[WHY_GROUP_NAMES];
+};
+
+static void
+group_add(struct sel_group *g, size_t *n, enum dra_check c, size_t sel,
+    const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < *n; i++) {
+		if (g[i].check == c && g[i].selector == sel)
+			break;
+	}
+	if (i == *n) {
+		if (*n == WHY_MAX_GROUPS)
+			return;
+		memset(&g[i], 0, sizeof g[i]);
+		g[i].check = c;
+		g[i].selector = sel;
+		(*n)++;
+	}
+	if (g[i].count < WHY_GROUP_NAMES)
+		g[i].names[g[i].count] = name;
+	g[i].count++;
+}
+
+/* "class C selector #0 `expr` is false for 8 devices (a, b, c, ...)" */
+static void
+group_evidence(struct why_state *st, const struct kube_device_request *r,
+    const struct sel_group *g, struct dra_why_reason *reason)
+{
+	const struct kube_device_class	*cls;
+	const char			*expr = NULL;
+	struct dra_buf			 b;
+	size_t				 i;
+
+	if (g->check == DRA_CHECK_CLASS_SELECTOR) {
+		cls = kube_snapshot_class(st->s, r->class_name);
+		if (cls != NULL && g->selector < cls->nselectors)
+			expr = cls->selectors[g->selector];
+	} else if (g->selector < r->nselectors)
+		expr = r->selectors[g->selector];
+	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+	for (i = 0; i < g->count && i < WHY_GROUP_NAMES; i++)
+		dra_buf_addf(&b, "%s%s", i ? ", " : "", g->names[i]);
+	if (g->count > WHY_GROUP_NAMES)
+		dra_buf_adds(&b, ", ...");
+	if (g->check == DRA_CHECK_CLASS_SELECTOR)
+		add_evidence(reason, "class %s selector #%zu is false for %zu "
+		    "device%s (%s): %s", r->class_name, g->selector, g->count,
+		    g->count == 1 ? "" : "s", dra_buf_str(&b),
+		    expr != NULL ? expr : "?");
+	else
+		add_evidence(reason, "request selector #%zu is false for %zu "
+		    "device%s (%s): %s", g->selector, g->count,
+		    g->count == 1 ? "" : "s", dra_buf_str(&b),
+		    expr != NULL ? expr : "?");
+	dra_buf_release(&b);
+}
+
 /*
  * Tally every device node can reach for request r; returns the number
  * that pass every check, fills *nmatch with those that match the
@@ -428,7 +533,9 @@ tally_request(struct why_state *st, struct dra_allocator *a,
 {
 	const struct kube_snapshot	*s = st->s;
 	struct dra_check_detail		 det;
+	struct sel_group		 groups[WHY_MAX_GROUPS];
 	size_t				 i, j, k, ok = 0, shown = 0;
+	size_t				 ngroups = 0;
 	int				 weight, level;
 
 	memset(tally, 0, NCHECKS * sizeof *tally);
@@ -451,8 +558,8 @@ tally_request(struct why_state *st, struct dra_allocator *a,
 					if (!on_node(d, node))
 						continue;
 					memset(&det, 0, sizeof det);
-					c = dra_device_check(a, node, n, ns, r,
-					    d, &det);
+					c = check_device(a, node, n, ns, r, d,
+					    &det);
 					weight = check_weight(c);
 					if (level == WEIGHT_MAX) {
 						tally[c]++;
@@ -472,6 +579,12 @@ tally_request(struct why_state *st, struct dra_allocator *a,
 						}
 					}
 					if (reason != NULL && weight == level &&
+					    (c == DRA_CHECK_CLASS_SELECTOR ||
+					    c == DRA_CHECK_REQUEST_SELECTOR))
+						group_add(groups, &ngroups, c,
+						    det.selector, d->name);
+					else if (reason != NULL &&
+					    weight == level &&
 					    c != DRA_CHECK_OK &&
 					    shown < WHY_MAX_EVIDENCE) {
 						char *line = check_text(st, d, r,
@@ -493,6 +606,8 @@ tally_request(struct why_state *st, struct dra_allocator *a,
 		if (reason == NULL)
 			break;
 	}
+	for (i = 0; i < ngroups; i++)
+		group_evidence(st, r, &groups[i], reason);
 	return ok;
 }
 
@@ -652,7 +767,7 @@ candidates(struct why_state *st, struct dra_allocator *a, const char *node,
 				if (!on_node(d, node))
 					continue;
 				memset(&det, 0, sizeof det);
-				if (dra_device_check(a, node, n, ns, r, d,
+				if (check_device(a, node, n, ns, r, d,
 				    &det) == DRA_CHECK_OK) {
 					total++;
 					if (shown++ < 8) {
@@ -1192,6 +1307,88 @@ out:
 	return n;
 }
 
+/*
+ * Whether every per-node reason's code is must or one of also[], and
+ * must appears at least once (reasons of nodes the pod may not use are
+ * left out).
+ */
+static int
+all_codes(const struct dra_why *w, const char *must, const char *const *also)
+{
+	size_t	i, j;
+	int	ok, seen = 0;
+
+	for (i = 0; i < w->nreasons; i++) {
+		/* Nodes the pod cannot use at all do not count. */
+		if (w->reasons[i].node == NULL ||
+		    strcmp(w->reasons[i].code, "node-affinity") == 0 ||
+		    strcmp(w->reasons[i].code, "node-unschedulable") == 0 ||
+		    strcmp(w->reasons[i].code, "not-on-node") == 0)
+			continue;
+		if (strcmp(w->reasons[i].code, must) == 0) {
+			seen = 1;
+			continue;
+		}
+		for (j = 0, ok = 0; also[j] != NULL && !ok; j++)
+			ok = strcmp(w->reasons[i].code, also[j]) == 0;
+		if (!ok)
+			return 0;
+	}
+	return seen;
+}
+
+/*
+ * "never": when every node fails for the same kind of reason (beside
+ * nodes that hold no matching device at all), say it once for every
+ * node; the summary uses it.
+ */
+static void
+never_cause(struct why_state *st)
+{
+	static const char *const nomatch[] = { "class-selector",
+	    "request-selector", "no-devices", NULL };
+	static const char *const nomatch_count[] = { "class-selector",
+	    "request-selector", "no-devices", "count", NULL };
+	static const char *const none[] = { NULL };
+	struct dra_why	*w = st->w;
+
+	if (all_codes(w, "no-devices", none)) {
+		add_reason(w, NULL, NULL, NULL, "no-devices", "no ResourceSlice "
+		    "publishes a device that the %zu node%s the pod may use "
+		    "can reach: is the DRA driver running there?", w->nnodes,
+		    w->nnodes == 1 ? "" : "s");
+		st->never = "no device is published for the nodes it may use";
+	} else if (all_codes(w, "class-selector", nomatch) ||
+	    all_codes(w, "request-selector", nomatch)) {
+		add_reason(w, NULL, NULL, NULL, "no-match", "no device on any "
+		    "of the %zu node%s matches the selectors: check the "
+		    "DeviceClass and the request's CEL against the devices' "
+		    "attributes (kubectl dra get devices -o wide)", w->nnodes,
+		    w->nnodes == 1 ? "" : "s");
+		st->never = "no device on any node matches the selectors";
+	} else if (all_codes(w, "pool-incomplete", nomatch_count)) {
+		add_reason(w, NULL, NULL, NULL, "pools-updating", "the devices "
+		    "that would fit are in pools that are being updated "
+		    "(fewer slices than resourceSliceCount at the newest "
+		    "generation): the scheduler ignores such a pool until "
+		    "its driver has published every slice");
+		st->never = "not while its pools are incomplete (being "
+		    "updated)";
+	} else if (all_codes(w, "taint", nomatch_count)) {
+		add_reason(w, NULL, NULL, NULL, "tainted", "the devices it "
+		    "needs carry NoSchedule or NoExecute taints its requests "
+		    "do not tolerate: add a toleration, or remove the taint "
+		    "(kubectl dra describe device)");
+		st->never = "its devices carry taints it does not tolerate";
+	} else if (all_codes(w, "count", nomatch)) {
+		add_reason(w, NULL, NULL, NULL, "exceeds-node", "no node has "
+		    "as many matching devices as the claim asks for; a "
+		    "request's devices must all come from one node");
+		st->never = "the claim asks for more devices than any node "
+		    "has";
+	}
+}
+
 static void
 summarize(struct why_state *st)
 {
@@ -1225,9 +1422,11 @@ summarize(struct why_state *st)
 		if (w->nnodes == 0)
 			dra_buf_adds(&b, "never: there is no node to "
 			    "schedule on");
+		else if (st->never != NULL)
+			dra_buf_addf(&b, "never: %s", st->never);
 		else
-			dra_buf_addf(&b, "never: no node of %zu fits, even "
-			    "with every device released", w->nnodes);
+			dra_buf_addf(&b, "never: no node of %zu fits, and "
+			    "releasing claims would not help", w->nnodes);
 		break;
 	case DRA_WHY_BLOCKED:
 		dra_buf_adds(&b, "blocked: an allocator error fails the "
@@ -1332,6 +1531,8 @@ dra_why(const struct kube_snapshot *s, const struct dra_why_target *t,
 			goto fail;
 		}
 		w->verdict = rc > 0 ? DRA_WHY_AFTER_RELEASE : DRA_WHY_NEVER;
+		if (w->verdict == DRA_WHY_NEVER)
+			never_cause(&st);
 	}
 done:
 	summarize(&st);

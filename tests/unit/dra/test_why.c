@@ -304,7 +304,11 @@ test_never_and_json(void **state)
 	assert_int_equal(w->verdict, DRA_WHY_NEVER);
 	assert_int_equal(w->allocatable, 0);
 	assert_int_equal(w->nnodes, 1);
-	assert_int_equal(w->nreasons, 1);
+	assert_string_equal(w->summary, "never: the claim asks for more "
+	    "devices than any node has");
+	assert_int_equal(w->nreasons, 2);
+	assert_null(w->reasons[1].node);
+	assert_string_equal(w->reasons[1].code, "exceeds-node");
 	assert_string_equal(w->reasons[0].request, "gpus");
 	assert_string_equal(w->reasons[0].code, "count");
 	assert_non_null(strstr(w->reasons[0].message,
