@@ -47,13 +47,40 @@ load_what_if(struct dra_ctx *ctx, struct kube_snapshot *s,
 	return kube_snapshot_load_file(s, ctx->opts.what_if, err);
 }
 
+/* The kinds a file holds that needs does not ask for. */
+static const struct {
+	unsigned	 need;
+	const char	*kind;
+} need_kinds[] = {
+	{ DRA_NEED_SLICES, "ResourceSlice" },
+	{ DRA_NEED_CLAIMS, "ResourceClaim" },
+	{ DRA_NEED_TEMPLATES, "ResourceClaimTemplate" },
+	{ DRA_NEED_CLASSES, "DeviceClass" },
+	{ DRA_NEED_TAINT_RULES, "DeviceTaintRule" },
+	{ DRA_NEED_PODS, "Pod" },
+	{ DRA_NEED_NODES, "Node" },
+	{ DRA_NEED_NAMESPACES, "Namespace" },
+	{ DRA_NEED_QUOTAS, "ResourceQuota" },
+};
+
 static enum dra_ret
-load_file(struct dra_ctx *ctx, struct kube_snapshot **out)
+load_file(struct dra_ctx *ctx, unsigned needs, struct kube_snapshot **out)
 {
+	static const char	*skip[sizeof need_kinds /
+				    sizeof need_kinds[0] + 1];
 	struct kube_snapshot	*s;
 	struct dra_err		 err;
+	size_t			 i, n = 0;
 
 	s = kube_snapshot_new();
+	/* Read only what the view needs, as a live load lists only that. */
+	for (i = 0; i < sizeof need_kinds / sizeof need_kinds[0]; i++) {
+		if (!(needs & need_kinds[i].need))
+			skip[n++] = need_kinds[i].kind;
+	}
+	skip[n] = NULL;
+	s->skip_kinds = skip;
+	s->slices_unread = !(needs & DRA_NEED_SLICES);
 	dra_err_clear(&err);
 	if (kube_snapshot_load_file(s, ctx->opts.from, &err) != KUBE_OK ||
 	    load_what_if(ctx, s, &err) != KUBE_OK) {
@@ -391,7 +418,7 @@ dra_source_load(struct dra_ctx *ctx, unsigned needs, const char *namespace,
 {
 	*out = NULL;
 	if (ctx->opts.from != NULL)
-		return load_file(ctx, out);
+		return load_file(ctx, needs, out);
 #ifdef DRA_HAVE_CLIENT
 	return load_live(ctx, needs, namespace, out);
 #else

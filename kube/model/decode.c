@@ -1470,7 +1470,8 @@ kube_snapshot_add(struct kube_snapshot *s, const cJSON *obj,
 	for (i = 0; i < sizeof decoders / sizeof decoders[0]; i++)
 		if (strcmp(decoders[i].kind, kind) == 0)
 			break;
-	if (i == sizeof decoders / sizeof decoders[0] || api == NULL) {
+	if (i == sizeof decoders / sizeof decoders[0] || api == NULL ||
+	    kube_snapshot_skips(s, kind)) {
 		s->ignored++;
 		return KUBE_OK;
 	}

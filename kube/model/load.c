@@ -45,6 +45,7 @@ struct yload {
 	const char		*name;
 	struct kube_snapshot	*s;
 	struct dra_err		*err;
+	int			 in_items;	/* building an items[] entry */
 };
 
 /* Pending items of a List whose kind comes after its items. */
@@ -120,6 +121,38 @@ scalar_json(const yaml_event_t *ev)
 }
 
 /*
+ * Skip the rest of the mapping whose keys are being read: y->ev holds
+ * the last event read inside it; on return, its MAPPING_END.
+ */
+static int
+yskip_mapping(struct yload *y)
+{
+	size_t	depth = 0;
+	int	rc;
+
+	for (;;) {
+		if ((rc = ynext(y)) != KUBE_OK)
+			return rc;
+		switch (y->ev.type) {
+		case YAML_MAPPING_START_EVENT:
+		case YAML_SEQUENCE_START_EVENT:
+			depth++;
+			break;
+		case YAML_MAPPING_END_EVENT:
+			if (depth == 0)
+				return KUBE_OK;
+			depth--;
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+			depth--;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/*
  * Build the node whose first event is in y->ev into a cJSON tree.  On
  * return y->ev holds that node's last event.
  */
@@ -183,6 +216,16 @@ ybuild(struct yload *y, cJSON **out, int depth)
 			 * never writes one); the first one is read.
 			 */
 			cJSON_AddItemToObject(node, key->valuestring, child);
+			/* An item of a kind nobody needs: no tree for it. */
+			if (depth == 1 && y->in_items &&
+			    strcmp(key->valuestring, "kind") == 0 &&
+			    cJSON_IsString(child) &&
+			    kube_snapshot_skips(y->s, child->valuestring)) {
+				cJSON_Delete(key);
+				cJSON_Delete(node);
+				y->s->ignored++;
+				return yskip_mapping(y);
+			}
 			cJSON_Delete(key);
 		}
 		*out = node;
@@ -303,8 +346,15 @@ ydocument_mapping(struct yload *y)
 				if (y->ev.type == YAML_SEQUENCE_END_EVENT)
 					break;
 				line = y->ev.start_mark.line + 1;
-				if ((rc = ybuild(y, &child, 1)) != KUBE_OK)
+				y->in_items = 1;
+				rc = ybuild(y, &child, 1);
+				y->in_items = 0;
+				if (rc != KUBE_OK)
 					goto out;
+				if (child == NULL) {	/* skipped */
+					idx++;
+					continue;
+				}
 				v = cJSON_GetObjectItemCaseSensitive(child,
 				    "kind");
 				if (!cJSON_IsString(v) && kind == NULL) {
@@ -328,6 +378,13 @@ ydocument_mapping(struct yload *y)
 			api = child->valuestring;
 		if (strcmp(key, "kind") == 0 && cJSON_IsString(child))
 			kind = child->valuestring;
+		/* A document of a kind nobody needs. */
+		if (!streamed && kind != NULL &&
+		    kube_snapshot_skips(y->s, kind)) {
+			y->s->ignored++;
+			rc = yskip_mapping(y);
+			goto out;
+		}
 	}
 	if (!streamed) {
 		rc = add_item(y->s, root, NULL, NULL, y->name, 0,

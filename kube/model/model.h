@@ -508,6 +508,13 @@ struct kube_snapshot {
 	 * published devices, and no warning says they are unpublished.
 	 */
 	int					slices_unread;
+	/*
+	 * Kinds ("Pod", "ResourceQuota", ...) the caller does not need:
+	 * kube_snapshot_add() counts them in ignored, and the file
+	 * readers skip them before building their trees.  NULL-terminated,
+	 * borrowed; NULL keeps every kind.
+	 */
+	const char *const			*skip_kinds;
 	size_t					ndevices;
 
 	struct kube_index	*index;		/* lookups, after finish */
@@ -623,6 +630,9 @@ const struct kube_capacity *kube_device_capacity(
  * joined.  Writes into buf (len bytes) and returns it.
  */
 char	*kube_claim_state(const struct kube_claim *c, char *buf, size_t len);
+
+/* Whether kind is one of s->skip_kinds. */
+int	kube_snapshot_skips(const struct kube_snapshot *s, const char *kind);
 
 /* Record a warning (object and printf message are copied). */
 void	kube_snapshot_warn(struct kube_snapshot *s, const char *object,

@@ -339,3 +339,17 @@ kube_pod_fits_node(const struct kube_pod *p, const char *node_name,
 		return 0;
 	return 1;
 }
+
+int
+kube_snapshot_skips(const struct kube_snapshot *s, const char *kind)
+{
+	size_t	i;
+
+	if (s->skip_kinds == NULL || kind == NULL)
+		return 0;
+	for (i = 0; s->skip_kinds[i] != NULL; i++) {
+		if (strcmp(s->skip_kinds[i], kind) == 0)
+			return 1;
+	}
+	return 0;
+}
