@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
 
@@ -588,9 +587,9 @@ test_robust(void **state)
 	free(buf);
 }
 
-/* Speed of the typical selector of the issue. */
+/* The typical selector of the issue, evaluated again and again. */
 static void
-test_speed(void **state)
+test_repeatable(void **state)
 {
 	static const char expr[] = "device.attributes[\"gpu.nvidia.com\"]"
 	    ".productName == \"NVIDIA H100 80GB HBM3\" && "
@@ -617,9 +616,7 @@ test_speed(void **state)
 	struct kube_device	d;
 	struct dra_cel		*p;
 	struct dra_err		 err;
-	struct timespec		 t0, t1;
-	long			 i, iters = 200000;
-	double			 secs;
+	long			 i, iters = 20000;
 
 	(void)state;
 	memset(&d, 0, sizeof d);
@@ -629,16 +626,12 @@ test_speed(void **state)
 	d.capacity = cp;
 	d.ncapacity = 1;
 	assert_int_equal(dra_cel_compile(expr, &p, &err), KUBE_OK);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* A program keeps no state between evaluations. */
 	for (i = 0; i < iters; i++)
 		assert_int_equal(dra_cel_eval(p, &d, &err), DRA_CEL_TRUE);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	secs = (double)(t1.tv_sec - t0.tv_sec) +
-	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	print_message("typical selector: %.0f evaluations/s\n",
-	    (double)iters / secs);
-	/* Loose: sanitizer builds are several times slower. */
-	assert_true((double)iters / secs > 50000);
+	d.nattrs = 5;	/* no productName: the other branch, every time */
+	for (i = 0; i < iters; i++)
+		assert_int_equal(dra_cel_eval(p, &d, &err), DRA_CEL_ERROR);
 	dra_cel_free(p);
 }
 
@@ -650,7 +643,7 @@ main(void)
 		cmocka_unit_test(test_case01),
 		cmocka_unit_test(test_case03),
 		cmocka_unit_test(test_robust),
-		cmocka_unit_test(test_speed),
+		cmocka_unit_test(test_repeatable),
 	};
 
 	return cmocka_run_group_tests(tests, load_vectors, free_vectors);
