@@ -966,6 +966,26 @@ add_allocated(struct why_state *st, const struct kube_claim *c)
 	free(cname);
 }
 
+/*
+ * A pending claim that is being deleted is never allocated: the
+ * scheduler's PreFilter refuses the pod ("resourceclaim ... is being
+ * deleted").  Returns 1 (and a reason) when c is one.
+ */
+static int
+deleted_claim(struct why_state *st, const struct kube_claim *c)
+{
+	char	*cn;
+
+	if (c->meta.deleted == 0)
+		return 0;
+	cn = claim_name(c->meta.namespace, c->meta.name);
+	add_reason(st->w, NULL, cn, NULL, "claim-deleted", "ResourceClaim %s "
+	    "is being deleted (deletionTimestamp is set): the scheduler "
+	    "will not allocate it", cn);
+	free(cn);
+	return 1;
+}
+
 static int
 collect_claims(struct why_state *st, struct dra_err *err)
 {
@@ -981,6 +1001,8 @@ collect_claims(struct why_state *st, struct dra_err *err)
 			add_allocated(st, c);
 			return 1;
 		}
+		if (deleted_claim(st, c))
+			return -1;
 		add_pending(st, c, c->meta.namespace, c->meta.name, &c->spec);
 		return 0;
 	}
@@ -994,9 +1016,12 @@ collect_claims(struct why_state *st, struct dra_err *err)
 		if (pc->claim != NULL && pc->claim->allocated) {
 			add_allocated(st, pc->claim);
 			allocated++;
-		} else if (pc->claim != NULL)
-			add_pending(st, pc->claim, pc->claim->meta.namespace,
-			    pc->claim->meta.name, &pc->claim->spec);
+		} else if (pc->claim != NULL) {
+			if (!deleted_claim(st, pc->claim))
+				add_pending(st, pc->claim,
+				    pc->claim->meta.namespace,
+				    pc->claim->meta.name, &pc->claim->spec);
+		}
 		else if (pc->template_name != NULL && (tpl = find_template(
 		    st->s, pod->meta.namespace, pc->template_name)) != NULL)
 			add_pending(st, NULL, pod->meta.namespace,

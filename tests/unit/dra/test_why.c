@@ -329,6 +329,46 @@ test_never_and_json(void **state)
 	kube_snapshot_free(s);
 }
 
+/* A pending claim being deleted: the scheduler will not allocate it. */
+static void
+test_deleted_claim(void **state)
+{
+	static const char doc[] =
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceSlice\n"
+	    "metadata: {name: s}\n"
+	    "spec:\n"
+	    "  driver: gpu.example.com\n"
+	    "  nodeName: node-a\n"
+	    "  pool: {name: node-a, generation: 1, resourceSliceCount: 1}\n"
+	    "  devices: [{name: gpu-0}]\n"
+	    "---\n"
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: DeviceClass\n"
+	    "metadata: {name: gpu.example.com}\n"
+	    "---\n"
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaim\n"
+	    "metadata: {name: gone, namespace: default, deletionTimestamp: "
+	    "\"2025-11-30T00:00:00Z\", finalizers: [x]}\n"
+	    "spec:\n"
+	    "  devices:\n"
+	    "    requests:\n"
+	    "    - {name: gpu, exactly: {deviceClassName: gpu.example.com}}\n";
+	struct kube_snapshot	*s;
+	struct dra_why		*w;
+
+	(void)state;
+	s = load_mem(doc);
+	w = why_named(s, "default", "gone");
+	assert_int_equal(w->allocatable, 0);
+	assert_int_equal(w->nreasons, 1);
+	assert_string_equal(w->reasons[0].code, "claim-deleted");
+	assert_null(w->reasons[0].node);
+	dra_why_free(w);
+	kube_snapshot_free(s);
+}
+
 int
 main(void)
 {
@@ -336,6 +376,7 @@ main(void)
 		cmocka_unit_test(test_every_case),
 		cmocka_unit_test(test_release_names_holder),
 		cmocka_unit_test(test_never_and_json),
+		cmocka_unit_test(test_deleted_claim),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
