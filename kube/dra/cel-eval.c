@@ -137,39 +137,8 @@ cel_unsup(struct cel_ctx *c, uint32_t col, const char *fmt, ...)
 	    what, col);
 }
 
-static struct cel_val
-vbool(int b)
-{
-	struct cel_val v;
 
-	memset(&v, 0, sizeof v);
-	v.k = CV_BOOL;
-	v.b = b != 0;
-	return v;
-}
 
-static struct cel_val
-vint(int64_t i)
-{
-	struct cel_val v;
-
-	memset(&v, 0, sizeof v);
-	v.k = CV_INT;
-	v.i = i;
-	return v;
-}
-
-static struct cel_val
-vstr(const char *s, size_t n)
-{
-	struct cel_val v;
-
-	memset(&v, 0, sizeof v);
-	v.k = CV_STRING;
-	v.s = s;
-	v.n = (uint32_t)n;
-	return v;
-}
 
 static int
 is_err(struct cel_val v)

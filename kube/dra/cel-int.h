@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "arena.h"
 #include "cel.h"
@@ -328,5 +329,51 @@ int	cel_semver_parse(const char *s, size_t n, int normalize,
 
 /* Semver precedence of a and b: -1, 0, 1. */
 int	cel_semver_cmp(const struct cel_semver *a, const struct cel_semver *b);
+
+/* Value constructors, shared by the evaluator and the library. */
+static inline struct cel_val
+vbool(int b)
+{
+	struct cel_val v;
+
+	memset(&v, 0, sizeof v);
+	v.k = CV_BOOL;
+	v.b = b != 0;
+	return v;
+}
+
+static inline struct cel_val
+vint(int64_t i)
+{
+	struct cel_val v;
+
+	memset(&v, 0, sizeof v);
+	v.k = CV_INT;
+	v.i = i;
+	return v;
+}
+
+static inline struct cel_val
+vstr(const char *s, size_t n)
+{
+	struct cel_val v;
+
+	memset(&v, 0, sizeof v);
+	v.k = CV_STRING;
+	v.s = s;
+	v.n = (uint32_t)n;
+	return v;
+}
+
+static inline struct cel_val
+vquantity(__int128 q)
+{
+	struct cel_val v;
+
+	memset(&v, 0, sizeof v);
+	v.k = CV_QUANTITY;
+	v.q = q;
+	return v;
+}
 
 #endif

@@ -31,50 +31,9 @@
 
 #define NANO	((__int128)1000000000)
 
-static struct cel_val
-vbool(int b)
-{
-	struct cel_val v;
 
-	memset(&v, 0, sizeof v);
-	v.k = CV_BOOL;
-	v.b = b != 0;
-	return v;
-}
 
-static struct cel_val
-vint(int64_t i)
-{
-	struct cel_val v;
 
-	memset(&v, 0, sizeof v);
-	v.k = CV_INT;
-	v.i = i;
-	return v;
-}
-
-static struct cel_val
-vstr(const char *s, size_t n)
-{
-	struct cel_val v;
-
-	memset(&v, 0, sizeof v);
-	v.k = CV_STRING;
-	v.s = s;
-	v.n = (uint32_t)n;
-	return v;
-}
-
-static struct cel_val
-vquantity(__int128 q)
-{
-	struct cel_val v;
-
-	memset(&v, 0, sizeof v);
-	v.k = CV_QUANTITY;
-	v.q = q;
-	return v;
-}
 
 static struct cel_val
 no_overload(struct cel_ctx *c)

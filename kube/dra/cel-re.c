@@ -28,16 +28,6 @@
 
 #include "xmalloc.h"
 
-static struct cel_val
-vbool(int b)
-{
-	struct cel_val v;
-
-	memset(&v, 0, sizeof v);
-	v.k = CV_BOOL;
-	v.b = b != 0;
-	return v;
-}
 
 /* Append to a growing pattern buffer. */
 struct rebuf {
