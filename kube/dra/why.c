@@ -50,6 +50,10 @@ struct why_state {
 	const struct kube_node	       **node_objs;
 	size_t				 nnodes;
 	const char			*never;		/* its one cause */
+	/* reachable_devices() of devs_node. */
+	const char			*devs_node;
+	const struct kube_device       **devs;
+	size_t				 ndevs, capdevs;
 	/* Claims that hold what the requests wanted (release analysis). */
 	const struct kube_claim	       **holders;
 	size_t				 nholders;
@@ -519,6 +523,51 @@ group_evidence(struct why_state *st, const struct kube_device_request *r,
 }
 
 /*
+ * The devices of complete or incomplete pools (newest generation) that
+ * node can reach: its own, and network-attached ones.  Computed once
+ * per node and kept in st; *out is borrowed from st.
+ */
+static size_t
+reachable_devices(struct why_state *st, const char *node,
+    const struct kube_device ***out)
+{
+	const struct kube_snapshot	*s = st->s;
+	size_t				 i, j, k;
+
+	if (st->devs_node != NULL && node != NULL &&
+	    strcmp(st->devs_node, node) == 0) {
+		*out = st->devs;
+		return st->ndevs;
+	}
+	st->ndevs = 0;
+	st->devs_node = node;
+	for (i = 0; i < s->pools.n; i++) {
+		const struct kube_pool	*p = s->pools.v[i];
+
+		if (p->node_name != NULL && node != NULL &&
+		    strcmp(p->node_name, node) != 0)
+			continue;
+		for (j = 0; j < p->nslices; j++) {
+			const struct kube_slice	*sl = p->slices[j];
+
+			for (k = 0; k < sl->ndevices; k++) {
+				if (!on_node(&sl->devices[k], node))
+					continue;
+				if (st->ndevs == st->capdevs) {
+					st->capdevs = st->capdevs ?
+					    st->capdevs * 2 : 64;
+					st->devs = xreallocarray(st->devs,
+					    st->capdevs, sizeof *st->devs);
+				}
+				st->devs[st->ndevs++] = &sl->devices[k];
+			}
+		}
+	}
+	*out = st->devs;
+	return st->ndevs;
+}
+
+/*
  * Tally every device node can reach for request r; returns the number
  * that pass every check, fills *nmatch with those that match the
  * selectors (pass or fail later) and adds one evidence line per failing
@@ -531,77 +580,51 @@ tally_request(struct why_state *st, struct dra_allocator *a,
     const struct kube_device_request *r, size_t tally[NCHECKS],
     size_t *nmatch, struct dra_why_reason *reason, int min_weight)
 {
-	const struct kube_snapshot	*s = st->s;
+	const struct kube_device	**devs;
 	struct dra_check_detail		 det;
 	struct sel_group		 groups[WHY_MAX_GROUPS];
-	size_t				 i, j, k, ok = 0, shown = 0;
+	size_t				 i, h, ndevs, ok = 0, shown = 0;
 	size_t				 ngroups = 0;
 	int				 weight, level;
+	char				*line;
 
 	memset(tally, 0, NCHECKS * sizeof *tally);
 	*nmatch = 0;
+	ndevs = reachable_devices(st, node, &devs);
 	for (level = WEIGHT_MAX; level >= min_weight; level--) {
-		for (i = 0; i < s->pools.n; i++) {
-			const struct kube_pool	*p = s->pools.v[i];
+		for (i = 0; i < ndevs; i++) {
+			const struct kube_device	*d = devs[i];
+			enum dra_check			 c;
 
-			if (p->node_name != NULL && node != NULL &&
-			    strcmp(p->node_name, node) != 0)
-				continue;
-			for (j = 0; j < p->nslices; j++) {
-				const struct kube_slice	*sl = p->slices[j];
-
-				for (k = 0; k < sl->ndevices; k++) {
-					const struct kube_device *d =
-					    &sl->devices[k];
-					enum dra_check		  c;
-
-					if (!on_node(d, node))
-						continue;
-					memset(&det, 0, sizeof det);
-					c = check_device(a, node, n, ns, r, d,
-					    &det);
-					weight = check_weight(c);
-					if (level == WEIGHT_MAX) {
-						tally[c]++;
-						if (c == DRA_CHECK_OK)
-							ok++;
-						if (weight >= WEIGHT_MATCHED ||
-						    c == DRA_CHECK_OK)
-							(*nmatch)++;
-						if (c == DRA_CHECK_IN_USE) {
-							size_t h;
-
-							for (h = 0; h <
-							    det.nholders; h++)
-								add_holder(st,
-								    det.holders
-								    [h].claim);
-						}
-					}
-					if (reason != NULL && weight == level &&
-					    (c == DRA_CHECK_CLASS_SELECTOR ||
-					    c == DRA_CHECK_REQUEST_SELECTOR))
-						group_add(groups, &ngroups, c,
-						    det.selector, d->name);
-					else if (reason != NULL &&
-					    weight == level &&
-					    c != DRA_CHECK_OK &&
-					    shown < WHY_MAX_EVIDENCE) {
-						char *line = check_text(st, d, r,
-						    &det);
-
-						add_evidence(reason, "%s", line);
-						free(line);
-						shown++;
-					} else if (c == DRA_CHECK_COUNTERS &&
-					    level == WEIGHT_MAX &&
-					    reason == NULL) {
-						free(counter_users(st,
-						    det.set));
-					}
-					free(det.message);
+			memset(&det, 0, sizeof det);
+			c = check_device(a, node, n, ns, r, d, &det);
+			weight = check_weight(c);
+			if (level == WEIGHT_MAX) {
+				tally[c]++;
+				ok += c == DRA_CHECK_OK;
+				if (weight >= WEIGHT_MATCHED ||
+				    c == DRA_CHECK_OK)
+					(*nmatch)++;
+				for (h = 0; c == DRA_CHECK_IN_USE &&
+				    h < det.nholders; h++)
+					add_holder(st, det.holders[h].claim);
+				if (c == DRA_CHECK_COUNTERS && reason == NULL)
+					free(counter_users(st, det.set));
+			}
+			if (reason != NULL && weight == level &&
+			    c != DRA_CHECK_OK) {
+				if (c == DRA_CHECK_CLASS_SELECTOR ||
+				    c == DRA_CHECK_REQUEST_SELECTOR)
+					group_add(groups, &ngroups, c,
+					    det.selector, d->name);
+				else if (shown < WHY_MAX_EVIDENCE) {
+					line = check_text(st, d, r, &det);
+					add_evidence(reason, "%s", line);
+					free(line);
+					shown++;
 				}
 			}
+			free(det.message);
 		}
 		if (reason == NULL)
 			break;
@@ -747,41 +770,26 @@ candidates(struct why_state *st, struct dra_allocator *a, const char *node,
     const struct kube_node *n, const char *ns,
     const struct kube_device_request *r, const char *attr, struct dra_buf *b)
 {
-	const struct kube_snapshot	*s = st->s;
+	const struct kube_device	**devs;
 	struct dra_check_detail		 det;
-	size_t				 i, j, k, shown = 0, total = 0;
+	size_t				 i, ndevs, shown = 0, total = 0;
 	char				*v;
 
-	for (i = 0; i < s->pools.n; i++) {
-		const struct kube_pool	*p = s->pools.v[i];
-
-		if (p->node_name != NULL && node != NULL &&
-		    strcmp(p->node_name, node) != 0)
-			continue;
-		for (j = 0; j < p->nslices; j++) {
-			const struct kube_slice	*sl = p->slices[j];
-
-			for (k = 0; k < sl->ndevices; k++) {
-				const struct kube_device *d = &sl->devices[k];
-
-				if (!on_node(d, node))
-					continue;
-				memset(&det, 0, sizeof det);
-				if (check_device(a, node, n, ns, r, d,
-				    &det) == DRA_CHECK_OK) {
-					total++;
-					if (shown++ < 8) {
-						v = attr_value(d, attr);
-						dra_buf_addf(b, "%s%s (%s)",
-						    shown > 1 ? ", " : "",
-						    d->name, v != NULL ? v :
-						    "no such attribute");
-						free(v);
-					}
-				}
-				free(det.message);
+	ndevs = reachable_devices(st, node, &devs);
+	for (i = 0; i < ndevs; i++) {
+		memset(&det, 0, sizeof det);
+		if (check_device(a, node, n, ns, r, devs[i], &det) ==
+		    DRA_CHECK_OK) {
+			total++;
+			if (shown++ < 8) {
+				v = attr_value(devs[i], attr);
+				dra_buf_addf(b, "%s%s (%s)", shown > 1 ? ", " : "",
+				    devs[i]->name, v != NULL ? v :
+				    "no such attribute");
+				free(v);
 			}
 		}
+		free(det.message);
 	}
 	if (total > 8)
 		dra_buf_addf(b, " and %zu more", total - 8);
@@ -1477,6 +1485,7 @@ state_free(struct why_state *st)
 	free(st->nodes);
 	free(st->node_objs);
 	free(st->holders);
+	free(st->devs);
 }
 
 int
