@@ -622,7 +622,7 @@ static const char *const zoo_mig[] = {
 	"cel.bind(m, device.capacity['gpu.nvidia.com'].memory, "
 	    "m.compareTo(quantity('10Gi')) > 0 && m.compareTo(quantity('45Gi')) < 0)",
 	"size(device.attributes['gpu.nvidia.com'].profile) > 7",
-	"device.capacity['gpu.nvidia.com'].ofaEngines.sign() > 0",
+	"device.capacity['gpu.nvidia.com'].ofaEngines.isGreaterThan(quantity('0'))",
 	"device.capacity['gpu.nvidia.com'].memory.add(quantity('1Gi'))"
 	    ".isGreaterThan(quantity('20Gi'))",
 };
