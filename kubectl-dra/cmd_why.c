@@ -210,6 +210,7 @@ cmd_why_exec(struct dra_ctx *ctx, struct dra_args *args)
 		memset(&tmp, 0, sizeof tmp);
 		tmp.meta = tpl->meta;
 		tmp.spec = tpl->spec;
+		tmp.rejected = tpl->rejected;
 		t.claim = &tmp;
 		heading = xasprintf("ResourceClaimTemplate %s/%s (a new claim "
 		    "from it)", ns, name);

@@ -50,7 +50,7 @@ dra_why_text(const char *target, const struct dra_why *w)
 	dra_buf_init(&b, DRA_BUF_MAX_PAGE);
 	dra_buf_addf(&b, "%s\n", target);
 	dra_buf_addf(&b, "Verdict:   %s\n", w->summary);
-	if (w->verdict != DRA_WHY_ALLOCATED)
+	if (w->verdict != DRA_WHY_ALLOCATED && w->nnodes > 0)
 		dra_buf_addf(&b, "Nodes:     %zu considered, %zu fit\n",
 		    w->nnodes, w->nfit_nodes);
 	if (w->ndevices > 0) {
@@ -113,8 +113,8 @@ dra_why_text(const char *target, const struct dra_why *w)
 		}
 	}
 	if (rest > 0) {
-		dra_buf_addf(&b, "\n%zu more node%s (-o json lists them): ",
-		    rest, rest == 1 ? "" : "s");
+		dra_buf_addf(&b, "\n%zu more node%s that do not fit, by "
+		    "reason: ", rest, rest == 1 ? "" : "s");
 		for (i = 0; i < ncodes; i++)
 			dra_buf_addf(&b, "%s%zu %s", i ? ", " : "", counts[i],
 			    codes[i]);

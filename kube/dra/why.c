@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "cel.h"
 #include "xmalloc.h"
 
 /* Evidence lines kept per request and node. */
@@ -27,6 +28,10 @@
 #define WHY_MAX_HOLDERS		64
 /* Holders each tried alone ("any one of them releasing is enough"). */
 #define WHY_MAX_SINGLES		16
+/* Allocated claims of one pod that pin its nodes. */
+#define WHY_MAX_ALLOCATED	32
+/* reservedFor holds at most this many consumers (ResourceClaimReservedForMaxSize). */
+#define WHY_MAX_RESERVED	256
 /* Nodes whose failure is explained in detail (all are counted). */
 #define WHY_MAX_EXPLAINED	64
 
@@ -45,11 +50,13 @@ struct why_state {
 	struct why_claim		*pending;
 	struct dra_claim_ref		*refs;		/* pending[i].ref */
 	size_t				 npending;
-	const char			*pinned;	/* node all must use */
 	const char		       **nodes;
 	const struct kube_node	       **node_objs;
 	size_t				 nnodes;
 	const char			*never;		/* its one cause */
+	/* The pod's claims that are allocated already. */
+	const struct kube_claim		*allocated[WHY_MAX_ALLOCATED];
+	size_t				 nallocated;
 	/* reachable_devices() of devs_node. */
 	const char			*devs_node;
 	const struct kube_device       **devs;
@@ -97,6 +104,17 @@ free_reason(struct dra_why_reason *r)
 	for (e = 0; e < r->nevidence; e++)
 		free(r->evidence[e]);
 	free(r->evidence);
+}
+
+static void
+free_device(struct dra_why_device *d)
+{
+	free(d->claim_name);
+	free(d->request);
+	free(d->driver);
+	free(d->pool);
+	free(d->name);
+	free(d->consumed);
 }
 
 static struct dra_why_reason *
@@ -316,17 +334,25 @@ check_text(struct why_state *st, const struct kube_device *d,
 		h = holders_text(d->allocs, d->nallocs);
 		for (i = 0; i < d->nallocs; i++)
 			add_holder(st, d->allocs[i].claim);
-		out = xasprintf("%s/%s/%s: capacity %s: needs %s, %s left "
-		    "(consumed by %s)", driver, pool, d->name,
-		    det->capacity != NULL ? det->capacity->id : "?", need, left,
-		    h);
+		if (det->capacity != NULL &&
+		    det->need > det->capacity->value.milli)
+			out = xasprintf("%s/%s/%s: capacity %s: needs %s, more "
+			    "than the device's whole %s", driver, pool,
+			    d->name, det->capacity->id, need,
+			    det->capacity->value.text != NULL ?
+			    det->capacity->value.text : "capacity");
+		else
+			out = xasprintf("%s/%s/%s: capacity %s: needs %s, %s "
+			    "left (consumed by %s)", driver, pool, d->name,
+			    det->capacity != NULL ? det->capacity->id : "?",
+			    need, left, h);
 		free(need);
 		free(left);
 		free(h);
 		return out;
 	case DRA_CHECK_TAINT:
-		return xasprintf("%s/%s/%s: taint %s%s%s:%s%s%s is not "
-		    "tolerated", driver, pool, d->name,
+		return xasprintf("%s/%s/%s: taint %s%s%s:%s is not "
+		    "tolerated%s%s%s", driver, pool, d->name,
 		    det->taint != NULL ? det->taint->key : "?",
 		    det->taint != NULL && det->taint->value != NULL ? "=" : "",
 		    det->taint != NULL && det->taint->value != NULL ?
@@ -335,7 +361,9 @@ check_text(struct why_state *st, const struct kube_device *d,
 		    det->taint != NULL && det->taint->rule != NULL ?
 		    " (DeviceTaintRule " : "",
 		    det->taint != NULL && det->taint->rule != NULL ?
-		    det->taint->rule : "");
+		    det->taint->rule : "",
+		    det->taint != NULL && det->taint->rule != NULL ?
+		    ")" : "");
 	case DRA_CHECK_CLASS_SELECTOR:
 		return xasprintf("%s/%s/%s: class selector #%zu is false",
 		    driver, pool, d->name, det->selector);
@@ -646,10 +674,13 @@ wants_text(const struct kube_device_request *r)
 {
 	if (r->mode == KUBE_MODE_ALL)
 		return xasprintf("all devices of class %s", r->class_name);
-	if (r->count <= 0)
-		return xasprintf("1 device of class %s (count %" PRId64 " is "
-		    "stored as 1 by the API server's defaulting)",
-		    r->class_name, r->count);
+	if (r->count == 0)
+		return xasprintf("1 device of class %s (count 0 is stored as 1 "
+		    "by the API server's defaulting)", r->class_name);
+	if (r->count < 0)
+		return xasprintf("%" PRId64 " devices of class %s (a negative "
+		    "count: the API server refuses such a claim)", r->count,
+		    r->class_name);
 	return xasprintf("%" PRId64 " device%s of class %s", r->count,
 	    r->count == 1 ? "" : "s", r->class_name);
 }
@@ -699,10 +730,12 @@ explain_request(struct why_state *st, struct dra_allocator *a,
 		    reachable == 1 ? "" : "s", node,
 		    tally[DRA_CHECK_REQUEST_SELECTOR] > 0 ?
 		    "request's" : "class");
-	} else if (worst == DRA_CHECK_OK) {
+	} else if (r->mode != KUBE_MODE_ALL && nmatch < need) {
+		/* Releasing holders cannot help: say that first. */
 		reason = add_reason(st->w, node, wc->name, rname, "count",
-		    "wants %s; node %s has only %zu matching device%s", wants,
-		    node, nmatch, nmatch == 1 ? "" : "s");
+		    "wants %s; node %s has only %zu matching device%s "
+		    "(%zu available)", wants, node, nmatch,
+		    nmatch == 1 ? "" : "s", ok);
 	} else if (r->mode == KUBE_MODE_ALL) {
 		reason = add_reason(st->w, node, wc->name, rname,
 		    dra_check_code(worst), "wants %s; %zu match on node %s, "
@@ -861,7 +894,7 @@ explain_constraint(struct why_state *st, struct dra_allocator *a,
 			dra_buf_init(&b, DRA_BUF_MAX_SMALL);
 			candidates(st, a, node, n, wc->ref.namespace, dr, attr,
 			    &b);
-			add_evidence(r, "  request %s can use: %s", name,
+			add_evidence(r, "request %s can use: %s", name,
 			    b.len > 0 ? dra_buf_str(&b) : "(none)");
 			dra_buf_release(&b);
 		}
@@ -938,6 +971,58 @@ find_template(const struct kube_snapshot *s, const char *ns,
 	return NULL;
 }
 
+/*
+ * Whether the API server would refuse the claim or template: what the
+ * model found (v1beta1 fields in a v1 object), or a selector whose CEL
+ * does not compile (ValidateResourceClaim compiles every selector).
+ * Adds the reason; such a claim never reaches the scheduler.
+ */
+static int
+refused(struct why_state *st, const char *cname, const char *rejected,
+    const struct kube_claim_spec *spec)
+{
+	struct dra_cel	*p;
+	struct dra_err	 e;
+	size_t		 i, j, k, n;
+	char		 rname[512];
+
+	if (rejected != NULL) {
+		add_reason(st->w, NULL, cname, NULL, "rejected", "the API "
+		    "server would refuse this object: %s", rejected);
+		return 1;
+	}
+	for (i = 0; i < spec->nrequests; i++) {
+		const struct kube_request *rq = &spec->requests[i];
+
+		n = rq->exactly != NULL ? 1 : rq->nfirst_available;
+		for (j = 0; j < n; j++) {
+			const struct kube_device_request *dr =
+			    rq->exactly != NULL ? rq->exactly :
+			    &rq->first_available[j];
+
+			if (rq->exactly != NULL)
+				snprintf(rname, sizeof rname, "%s", rq->name);
+			else
+				snprintf(rname, sizeof rname, "%s/%s",
+				    rq->name, dr->name);
+			for (k = 0; k < dr->nselectors; k++) {
+				dra_err_clear(&e);
+				if (dra_cel_compile(dr->selectors[k], &p, &e) ==
+				    KUBE_OK) {
+					dra_cel_free(p);
+					continue;
+				}
+				add_reason(st->w, NULL, cname, rname,
+				    "rejected", "selector #%zu does not "
+				    "compile, so the API server refuses the "
+				    "claim: %s", k, e.msg);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
 static void
 add_pending(struct why_state *st, const struct kube_claim *c, const char *ns,
     const char *name, const struct kube_claim_spec *spec)
@@ -968,10 +1053,35 @@ add_allocated(struct why_state *st, const struct kube_claim *c)
 		    r->pool, r->device, r->admin_access, r->consumed,
 		    r->nconsumed);
 	}
-	if (c->alloc_nodes != NULL && c->alloc_nodes->single_node != NULL &&
-	    st->pinned == NULL)
-		st->pinned = c->alloc_nodes->single_node;
+	if (st->nallocated < WHY_MAX_ALLOCATED)
+		st->allocated[st->nallocated++] = c;
 	free(cname);
+}
+
+/*
+ * An allocated claim whose reservedFor is full and does not name pod:
+ * PreFilter refuses the pod ("resourceclaim in use").
+ */
+static void
+reserved_full(struct why_state *st, const struct kube_claim *c,
+    const struct kube_pod *pod)
+{
+	char	*cn;
+	size_t	 i;
+
+	if (c->nreserved < WHY_MAX_RESERVED)
+		return;
+	for (i = 0; i < c->nreserved; i++) {
+		if (c->reserved[i].name != NULL &&
+		    strcmp(c->reserved[i].name, pod->meta.name) == 0)
+			return;
+	}
+	cn = claim_name(c->meta.namespace, c->meta.name);
+	add_reason(st->w, NULL, cn, NULL, "reserved-full", "ResourceClaim %s "
+	    "is reserved for %zu pods already, the most reservedFor holds, "
+	    "and not for pod %s: the scheduler refuses the pod (resourceclaim "
+	    "in use)", cn, c->nreserved, pod->meta.name);
+	free(cn);
 }
 
 /*
@@ -1000,7 +1110,8 @@ collect_claims(struct why_state *st, struct dra_err *err)
 	const struct dra_why_target	*t = st->t;
 	const struct kube_pod		*pod = t->pod;
 	size_t				 i;
-	int				 allocated = 0;
+	int				 allocated = 0, rc;
+	char				*cn;
 
 	if (t->claim != NULL) {
 		const struct kube_claim *c = t->claim;
@@ -1011,29 +1122,40 @@ collect_claims(struct why_state *st, struct dra_err *err)
 		}
 		if (deleted_claim(st, c))
 			return -1;
+		cn = claim_name(c->meta.namespace, c->meta.name);
+		rc = refused(st, cn, c->rejected, &c->spec);
+		free(cn);
+		if (rc)
+			return -1;
 		add_pending(st, c, c->meta.namespace, c->meta.name, &c->spec);
 		return 0;
 	}
-	if (pod->node_name != NULL && *pod->node_name != '\0')
-		st->pinned = pod->node_name;
 	for (i = 0; i < pod->nclaims; i++) {
 		const struct kube_pod_claim		*pc = &pod->claims[i];
 		const struct kube_claim_template	*tpl;
-		char					*cn;
 
 		if (pc->claim != NULL && pc->claim->allocated) {
 			add_allocated(st, pc->claim);
 			allocated++;
+			reserved_full(st, pc->claim, pod);
 		} else if (pc->claim != NULL) {
-			if (!deleted_claim(st, pc->claim))
+			cn = claim_name(pc->claim->meta.namespace,
+			    pc->claim->meta.name);
+			if (!deleted_claim(st, pc->claim) && !refused(st, cn,
+			    pc->claim->rejected, &pc->claim->spec))
 				add_pending(st, pc->claim,
 				    pc->claim->meta.namespace,
 				    pc->claim->meta.name, &pc->claim->spec);
+			free(cn);
 		}
 		else if (pc->template_name != NULL && (tpl = find_template(
-		    st->s, pod->meta.namespace, pc->template_name)) != NULL)
-			add_pending(st, NULL, pod->meta.namespace,
-			    pc->template_name, &tpl->spec);
+		    st->s, pod->meta.namespace, pc->template_name)) != NULL) {
+			cn = claim_name(pod->meta.namespace, pc->template_name);
+			if (!refused(st, cn, tpl->rejected, &tpl->spec))
+				add_pending(st, NULL, pod->meta.namespace,
+				    pc->template_name, &tpl->spec);
+			free(cn);
+		}
 		else {
 			cn = claim_name(pod->meta.namespace,
 			    pc->claim_name != NULL ? pc->claim_name :
@@ -1125,6 +1247,31 @@ collect_nodes(struct why_state *st)
 	}
 	if (st->t->pod != NULL)
 		st->nnodes = j;
+	/* Allocated claims: only nodes that reach their devices. */
+	for (i = j = 0; i < st->nnodes; i++) {
+		for (k = 0; k < st->nallocated; k++) {
+			const struct kube_claim *c = st->allocated[k];
+
+			if (c->alloc_nodes != NULL &&
+			    !kube_node_selector_match(c->alloc_nodes,
+			    st->nodes[i], st->node_objs[i]))
+				break;
+		}
+		if (k < st->nallocated) {
+			add_reason(st->w, st->nodes[i], NULL, NULL,
+			    "claim-not-on-node", "ResourceClaim %s/%s is "
+			    "allocated on devices node %s cannot reach "
+			    "(allocation nodeSelector: %s)",
+			    st->allocated[k]->meta.namespace,
+			    st->allocated[k]->meta.name, st->nodes[i],
+			    st->allocated[k]->alloc_nodes->summary != NULL ?
+			    st->allocated[k]->alloc_nodes->summary : "?");
+			continue;
+		}
+		st->nodes[j] = st->nodes[i];
+		st->node_objs[j++] = st->node_objs[i];
+	}
+	st->nnodes = j;
 }
 
 static int
@@ -1174,14 +1321,6 @@ try_nodes(struct why_state *st, struct dra_allocator *a, int explain,
 	for (i = 0; i < st->nnodes; i++) {
 		const char *node = st->nodes[i];
 
-		if (st->pinned != NULL && strcmp(st->pinned, node) != 0) {
-			if (explain && record)
-				add_reason(st->w, node, NULL, NULL,
-				    "not-on-node", "the pod is bound to node "
-				    "%s, or an allocated claim restricts it "
-				    "there", st->pinned);
-			continue;
-		}
 		memset(&res, 0, sizeof res);
 		rc = dra_allocate(a, node, st->node_objs[i], st->refs,
 		    st->npending, &res, err);
@@ -1356,7 +1495,7 @@ all_codes(const struct dra_why *w, const char *must, const char *const *also)
 		if (w->reasons[i].node == NULL ||
 		    strcmp(w->reasons[i].code, "node-affinity") == 0 ||
 		    strcmp(w->reasons[i].code, "node-unschedulable") == 0 ||
-		    strcmp(w->reasons[i].code, "not-on-node") == 0)
+		    strcmp(w->reasons[i].code, "claim-not-on-node") == 0)
 			continue;
 		if (strcmp(w->reasons[i].code, must) == 0) {
 			seen = 1;
@@ -1393,11 +1532,11 @@ never_cause(struct why_state *st)
 		st->never = "no device is published for the nodes it may use";
 	} else if (all_codes(w, "class-selector", nomatch) ||
 	    all_codes(w, "request-selector", nomatch)) {
-		add_reason(w, NULL, NULL, NULL, "no-match", "no device on any "
-		    "of the %zu node%s matches the selectors: check the "
-		    "DeviceClass and the request's CEL against the devices' "
-		    "attributes (kubectl dra get devices -o wide)", w->nnodes,
-		    w->nnodes == 1 ? "" : "s");
+		add_reason(w, NULL, NULL, NULL, "no-match", "no device on %s%zu "
+		    "node%s matches the selectors: check the DeviceClass and "
+		    "the request's CEL against the devices' attributes "
+		    "(kubectl dra get devices -o wide)", w->nnodes == 1 ? "the " :
+		    "any of the ", w->nnodes, w->nnodes == 1 ? "" : "s");
 		st->never = "no device on any node matches the selectors";
 	} else if (all_codes(w, "pool-incomplete", nomatch_count)) {
 		add_reason(w, NULL, NULL, NULL, "pools-updating", "the devices "
@@ -1452,11 +1591,11 @@ summarize(struct why_state *st)
 		    " releases its devices" : " release their devices");
 		break;
 	case DRA_WHY_NEVER:
-		if (w->nnodes == 0)
+		if (st->never != NULL)
+			dra_buf_addf(&b, "never: %s", st->never);
+		else if (w->nnodes == 0)
 			dra_buf_adds(&b, "never: there is no node to "
 			    "schedule on");
-		else if (st->never != NULL)
-			dra_buf_addf(&b, "never: %s", st->never);
 		else
 			dra_buf_addf(&b, "never: no node of %zu fits, and "
 			    "releasing claims would not help", w->nnodes);
@@ -1515,11 +1654,19 @@ dra_why(const struct kube_snapshot *s, const struct dra_why_target *t,
 	w->allocatable = -1;
 
 	rc = collect_claims(&st, err);
-	if (rc == 1 || rc == -1) {
-		w->verdict = rc == 1 ? DRA_WHY_ALLOCATED : DRA_WHY_NEVER;
-		w->allocatable = rc == 1;
-		if (rc == 1 && st.pinned != NULL)
-			w->node = xstrdup(st.pinned);
+	if (rc == -1) {
+		w->verdict = DRA_WHY_NEVER;
+		w->allocatable = 0;
+		st.never = w->reasons[0].message;
+		goto done;
+	}
+	if (rc == 1 && t->claim != NULL) {
+		w->verdict = DRA_WHY_ALLOCATED;
+		w->allocatable = 1;
+		if (t->claim->alloc_nodes != NULL)
+			w->node = xstrdup(t->claim->alloc_nodes->single_node !=
+			    NULL ? t->claim->alloc_nodes->single_node :
+			    t->claim->alloc_nodes->summary);
 		goto done;
 	}
 	st.refs = xreallocarray(NULL, st.npending + 1, sizeof *st.refs);
@@ -1527,6 +1674,20 @@ dra_why(const struct kube_snapshot *s, const struct dra_why_target *t,
 		st.refs[i] = st.pending[i].ref;
 	collect_nodes(&st);
 	w->nnodes = st.nnodes;
+	if (rc == 1) {
+		/* A pod whose claims are all allocated: can it run anywhere? */
+		if (st.nnodes > 0) {
+			w->verdict = DRA_WHY_ALLOCATED;
+			w->allocatable = 1;
+			w->node = xstrdup(st.nodes[0]);
+		} else {
+			w->verdict = DRA_WHY_NEVER;
+			w->allocatable = 0;
+			st.never = "its claims are allocated on devices the "
+			    "nodes it may use cannot reach";
+		}
+		goto done;
+	}
 	if (st.nnodes == 0) {
 		if (w->nreasons > 0)
 			add_reason(w, NULL, NULL, NULL, "no-nodes", "no node "
@@ -1552,6 +1713,13 @@ dra_why(const struct kube_snapshot *s, const struct dra_why_target *t,
 		w->allocatable = 1;
 		w->node = xstrdup(first);
 	} else if (n == -2) {
+		/* Nodes tried before the error do not fit either. */
+		for (i = 0; i < w->ndevices; i++)
+			free_device(&w->devices[i]);
+		w->ndevices = 0;
+		for (i = 0; i < w->nfit_nodes; i++)
+			free(w->fit_nodes[i]);
+		w->nfit_nodes = 0;
 		w->verdict = DRA_WHY_BLOCKED;
 		w->allocatable = 0;
 	} else if (n == -3) {
@@ -1590,14 +1758,8 @@ dra_why_free(struct dra_why *w)
 		return;
 	free(w->summary);
 	free(w->node);
-	for (i = 0; i < w->ndevices; i++) {
-		free(w->devices[i].claim_name);
-		free(w->devices[i].request);
-		free(w->devices[i].driver);
-		free(w->devices[i].pool);
-		free(w->devices[i].name);
-		free(w->devices[i].consumed);
-	}
+	for (i = 0; i < w->ndevices; i++)
+		free_device(&w->devices[i]);
 	free(w->devices);
 	for (i = 0; i < w->nreasons; i++)
 		free_reason(&w->reasons[i]);

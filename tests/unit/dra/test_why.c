@@ -120,6 +120,7 @@ why_named(const struct kube_snapshot *s, const char *ns, const char *name)
 			memset(&tmp, 0, sizeof tmp);
 			tmp.meta = tp->meta;
 			tmp.spec = tp->spec;
+			tmp.rejected = tp->rejected;
 			t.claim = &tmp;
 		}
 	}
