@@ -93,6 +93,28 @@ find_template(const struct kube_snapshot *s, const char *ns,
 	return NULL;
 }
 
+/* Whether a Node object or a ResourceSlice names node. */
+static int
+node_known(const struct kube_snapshot *s, const char *node)
+{
+	size_t	i, j;
+
+	if (kube_snapshot_node(s, node) != NULL)
+		return 1;
+	for (i = 0; i < s->slices.n; i++) {
+		const struct kube_slice *sl = s->slices.v[i];
+
+		if (sl->node_name != NULL && strcmp(sl->node_name, node) == 0)
+			return 1;
+		for (j = 0; j < sl->ndevices; j++) {
+			if (sl->devices[j].node_name != NULL &&
+			    strcmp(sl->devices[j].node_name, node) == 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static enum dra_ret
 print_report(struct dra_ctx *ctx, const char *heading, const char *target,
     const char *claim, const struct dra_why *w)
@@ -161,7 +183,8 @@ cmd_why_exec(struct dra_ctx *ctx, struct dra_args *args)
 
 	ns = dra_default_namespace(ctx);
 	needs = DRA_NEED_SLICES | DRA_NEED_CLAIMS | DRA_NEED_TEMPLATES |
-	    DRA_NEED_CLASSES | DRA_NEED_TAINT_RULES | DRA_NEED_NODES;
+	    DRA_NEED_CLASSES | DRA_NEED_TAINT_RULES | DRA_NEED_NODES |
+	    DRA_NEED_NAMESPACES;
 	if (kind == WHY_POD)
 		needs |= DRA_NEED_PODS | DRA_NEED_PODS_OWN;
 	/* Claims everywhere: any namespace's claims hold devices. */
@@ -172,6 +195,11 @@ cmd_why_exec(struct dra_ctx *ctx, struct dra_args *args)
 
 	memset(&t, 0, sizeof t);
 	t.node = ctx->opts.node;
+	if (t.node != NULL && !node_known(s, t.node)) {
+		ret = dra_error("node \"%s\" not found: no Node object and no "
+		    "ResourceSlice names it", t.node);
+		goto out;
+	}
 	switch (kind) {
 	case WHY_POD:
 		t.pod = kube_snapshot_pod(s, ns, name);
@@ -179,7 +207,7 @@ cmd_why_exec(struct dra_ctx *ctx, struct dra_args *args)
 			ret = dra_error("pod \"%s\" not found in namespace "
 			    "\"%s\"%s", name, ns, (ctx->denied &
 			    DRA_NEED_PODS) ? " (pods could not be listed: "
-			    "forbidden)" : "");
+			    "forbidden)" : ", or it uses no ResourceClaim");
 			goto out;
 		}
 		heading = xasprintf("Pod %s/%s", ns, name);

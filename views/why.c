@@ -38,6 +38,23 @@ text_reason(struct dra_buf *b, const struct dra_why_reason *r)
 		dra_buf_addf(b, "    %s\n", r->evidence[e]);
 }
 
+/*
+ * Control characters from object names and attribute values (the API
+ * server does not restrict attribute strings) must not reach a
+ * terminal: each becomes '?'.  Newlines are ours and stay.  In place.
+ */
+static char *
+printable(char *text)
+{
+	unsigned char	*p;
+
+	for (p = (unsigned char *)text; *p != '\0'; p++) {
+		if ((*p < 0x20 && *p != '\n') || *p == 0x7f)
+			*p = '?';
+	}
+	return text;
+}
+
 char *
 dra_why_text(const char *target, const struct dra_why *w)
 {
@@ -120,7 +137,7 @@ dra_why_text(const char *target, const struct dra_why *w)
 			    codes[i]);
 		dra_buf_adds(&b, "\n");
 	}
-	return dra_buf_take(&b);
+	return printable(dra_buf_take(&b));
 }
 
 static cJSON *

@@ -901,6 +901,179 @@ explain_constraint(struct why_state *st, struct dra_allocator *a,
 	}
 }
 
+/*
+ * Whether the pending claims would fit on node without their
+ * constraints: then the constraints are what fails.
+ */
+static int
+constraints_matter(struct why_state *st, struct dra_allocator *a,
+    const char *node, const struct kube_node *n)
+{
+	struct dra_claim_ref	*refs;
+	struct kube_claim_spec	*specs;
+	struct dra_alloc_result	 res;
+	struct dra_err		 e;
+	size_t			 i, nc = 0;
+	int			 fits = 0;
+
+	refs = xcalloc(st->npending, sizeof *refs);
+	specs = xcalloc(st->npending, sizeof *specs);
+	for (i = 0; i < st->npending; i++) {
+		specs[i] = *st->pending[i].ref.spec;
+		nc += specs[i].nconstraints;
+		specs[i].constraints = NULL;
+		specs[i].nconstraints = 0;
+		refs[i] = st->pending[i].ref;
+		refs[i].spec = &specs[i];
+	}
+	memset(&res, 0, sizeof res);
+	if (nc > 0 && dra_allocate(a, node, n, refs, st->npending, &res,
+	    &e) == KUBE_OK)
+		fits = res.status == DRA_ALLOC_OK;
+	dra_alloc_result_free(&res);
+	free(refs);
+	free(specs);
+	return fits;
+}
+
+static int
+cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * What device d consumes of counter ci of set, or -1 when it does not
+ * draw on that set at all.
+ */
+static int64_t
+consumes(const struct kube_device *d, const struct kube_counter_set *set,
+    size_t ci)
+{
+	size_t	i, j;
+	int	uses = 0;
+
+	for (i = 0; i < d->nconsumes; i++) {
+		if (d->consumes[i].set != set)
+			continue;
+		uses = 1;
+		for (j = 0; j < d->consumes[i].ncounters; j++) {
+			if (strcmp(d->consumes[i].counters[j].name,
+			    set->counters[ci].name) == 0)
+				return d->consumes[i].counters[j].value.milli;
+		}
+	}
+	return uses ? 0 : -1;
+}
+
+/*
+ * Requests that fit one by one but not together, because their
+ * devices draw on the same counters: for each counter of each counter
+ * set that every candidate of a request draws on, the least that
+ * request takes (its count cheapest candidates); when the requests
+ * together take more than the counter has left, that is the reason.
+ * A lower bound, so a reason given is a certain one.  Returns 1 when
+ * one was added.
+ */
+static int
+explain_counters(struct why_state *st, struct dra_allocator *a,
+    const char *node, const struct kube_node *n)
+{
+	const struct kube_device	**devs;
+	const struct kube_counter_set	*sets[64];
+	struct dra_check_detail		 det;
+	struct dra_why_reason		*r;
+	size_t				 nsets = 0, ndevs, ncand, i, j, k, q;
+	size_t				 ci, si, want;
+	int64_t				*v, total, left, need;
+	char				*h, *qt, *qleft;
+	int				 every, found = 0;
+
+	ndevs = reachable_devices(st, node, &devs);
+	for (i = 0; i < ndevs; i++) {
+		for (j = 0; j < devs[i]->nconsumes; j++) {
+			const struct kube_counter_set *set =
+			    devs[i]->consumes[j].set;
+
+			for (k = 0; set != NULL && k < nsets; k++)
+				if (sets[k] == set)
+					break;
+			if (set != NULL && k == nsets && nsets < 64)
+				sets[nsets++] = set;
+		}
+	}
+	v = xcalloc(ndevs + 1, sizeof *v);
+	for (si = 0; si < nsets && !found; si++) {
+		const struct kube_counter_set *set = sets[si];
+
+		for (ci = 0; ci < set->ncounters && !found; ci++) {
+			total = 0;
+			for (i = 0; i < st->npending; i++) {
+				const struct kube_claim_spec *sp =
+				    st->pending[i].ref.spec;
+
+				for (j = 0; j < sp->nrequests; j++) {
+					const struct kube_device_request *dr =
+					    sp->requests[j].exactly;
+
+					if (dr == NULL ||
+					    dr->mode != KUBE_MODE_EXACT_COUNT)
+						continue;
+					want = dr->count > 0 ?
+					    (size_t)dr->count : 1;
+					ncand = 0;
+					every = 1;
+					for (k = 0; k < ndevs && every; k++) {
+						memset(&det, 0, sizeof det);
+						if (dra_device_check(a, node, n,
+						    st->pending[i].ref.namespace,
+						    dr, devs[k], &det) ==
+						    DRA_CHECK_OK) {
+							need = consumes(devs[k],
+							    set, ci);
+							if (need < 0)
+								every = 0;
+							else
+								v[ncand++] = need;
+						}
+						free(det.message);
+					}
+					if (!every || ncand == 0)
+						continue;
+					qsort(v, ncand, sizeof *v, cmp_i64);
+					for (q = 0; q < want && q < ncand; q++)
+						total += v[q];
+				}
+			}
+			left = set->counters[ci].value.milli -
+			    (set->consumed != NULL ? set->consumed[ci] : 0);
+			if (total <= left)
+				continue;
+			found = 1;
+			qt = fmt_quantity(total);
+			qleft = fmt_quantity(left);
+			h = counter_users(st, set);
+			r = add_reason(st->w, node, st->npending == 1 ?
+			    st->pending[0].name : NULL, NULL, "counters",
+			    "every request has devices on node %s, but "
+			    "together they need more of counter set %s than it "
+			    "has left", node, set->name);
+			add_evidence(r, "counter set %s, counter %s: the "
+			    "requests need at least %s together, %s left%s%s%s",
+			    set->name, set->counters[ci].name, qt, qleft,
+			    *h != '\0' ? " (consumed by " : "", h,
+			    *h != '\0' ? ")" : "");
+			free(qt);
+			free(qleft);
+			free(h);
+		}
+	}
+	free(v);
+	return found;
+}
+
 /* The reasons of one node that does not fit. */
 static void
 explain_node(struct why_state *st, struct dra_allocator *a,
@@ -932,22 +1105,30 @@ explain_node(struct why_state *st, struct dra_allocator *a,
 	}
 	if (st->w->nreasons > before)
 		return;
-	/* Every request fits alone: together they do not. */
-	for (i = 0; i < st->npending; i++) {
-		const struct why_claim		*wc = &st->pending[i];
-		const struct kube_claim_spec	*sp = wc->ref.spec;
-		struct dra_why_reason		*r;
+	/*
+	 * Every request fits alone: together they do not.  The constraints
+	 * are the cause only if the claims fit without them.
+	 */
+	if (constraints_matter(st, a, node, n)) {
+		for (i = 0; i < st->npending; i++) {
+			const struct why_claim		*wc = &st->pending[i];
+			const struct kube_claim_spec	*sp = wc->ref.spec;
+			struct dra_why_reason		*r;
 
-		if (sp->nconstraints == 0)
-			continue;
-		r = add_reason(st->w, node, wc->name, NULL, "constraint",
-		    "every request has devices on node %s, but no choice of "
-		    "them satisfies the claim's constraints", node);
-		for (j = 0; j < sp->nconstraints; j++)
-			explain_constraint(st, a, node, n, wc,
-			    &sp->constraints[j], r);
-		return;
+			if (sp->nconstraints == 0)
+				continue;
+			r = add_reason(st->w, node, wc->name, NULL,
+			    "constraint", "every request has devices on node "
+			    "%s, but no choice of them satisfies the claim's "
+			    "constraints", node);
+			for (j = 0; j < sp->nconstraints; j++)
+				explain_constraint(st, a, node, n, wc,
+				    &sp->constraints[j], r);
+			return;
+		}
 	}
+	if (explain_counters(st, a, node, n))
+		return;
 	add_reason(st->w, node, st->npending == 1 ? st->pending[0].name : NULL,
 	    NULL, "combination", "every request has devices on node %s, but "
 	    "not all of them at once: the picks share counters or capacity, "
@@ -972,6 +1153,51 @@ find_template(const struct kube_snapshot *s, const char *ns,
 }
 
 /*
+ * adminAccess: the API server admits it only in a namespace labelled
+ * resource.kubernetes.io/admin-access: "true" (Kubernetes 1.34+).  Known
+ * only when the snapshot holds the claim's Namespace.
+ */
+static int
+admin_refused(struct why_state *st, const char *cname,
+    const struct kube_claim_spec *spec)
+{
+	const struct kube_namespace	*ns = NULL;
+	const char			*v, *slash;
+	size_t				 i, j, len;
+	int				 admin = 0;
+
+	for (i = 0; i < spec->nrequests && !admin; i++) {
+		const struct kube_request *rq = &spec->requests[i];
+
+		if (rq->exactly != NULL)
+			admin = rq->exactly->admin_access;
+		for (j = 0; j < rq->nfirst_available && !admin; j++)
+			admin = rq->first_available[j].admin_access;
+	}
+	slash = strchr(cname, '/');
+	if (!admin || slash == NULL)
+		return 0;
+	len = (size_t)(slash - cname);
+	for (i = 0; i < st->s->namespaces.n && ns == NULL; i++) {
+		const char *name = st->s->namespaces.v[i]->meta.name;
+
+		if (strlen(name) == len && strncmp(name, cname, len) == 0)
+			ns = st->s->namespaces.v[i];
+	}
+	if (ns == NULL)
+		return 0;
+	v = kube_kv_get(ns->meta.labels, ns->meta.nlabels,
+	    "resource.kubernetes.io/admin-access");
+	if (v != NULL && strcmp(v, "true") == 0)
+		return 0;
+	add_reason(st->w, NULL, cname, NULL, "rejected", "adminAccess needs "
+	    "the label resource.kubernetes.io/admin-access: \"true\" on "
+	    "namespace %.*s; without it the API server refuses the claim",
+	    (int)len, cname);
+	return 1;
+}
+
+/*
  * Whether the API server would refuse the claim or template: what the
  * model found (v1beta1 fields in a v1 object), or a selector whose CEL
  * does not compile (ValidateResourceClaim compiles every selector).
@@ -991,6 +1217,8 @@ refused(struct why_state *st, const char *cname, const char *rejected,
 		    "server would refuse this object: %s", rejected);
 		return 1;
 	}
+	if (admin_refused(st, cname, spec))
+		return 1;
 	for (i = 0; i < spec->nrequests; i++) {
 		const struct kube_request *rq = &spec->requests[i];
 
