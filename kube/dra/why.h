@@ -52,11 +52,14 @@ struct dra_why_device {
 };
 
 /*
- * One reason.  node NULL means every node (blocked, or nothing matches
- * anywhere).  code is a stable word (see dra_check_code(), plus
- * "no-nodes", "node-unschedulable", "not-on-node", "constraint",
- * "combination", "count", "claim-deleted", "reserved", "allocator-
- * error", "unsupported").
+ * One reason.  node NULL means every node (blocked, refused, or one
+ * cause for all).  code is a stable word: dra_check_code()'s, plus
+ * "no-devices", "count", "constraint", "combination", "allocator-error",
+ * "unsupported", "cannot-allocate", "node-affinity",
+ * "node-unschedulable", "claim-not-on-node", "claim-missing",
+ * "claim-deleted", "reserved-full", "rejected", "no-nodes", and for
+ * every node at once "no-match", "exceeds-node", "pools-updating",
+ * "tainted" (README.md lists what each means).
  */
 struct dra_why_reason {
 	char		*node;
