@@ -173,10 +173,10 @@ $(bench_machine)
 |---|---|---|---|---|
 | (f) full, 8,000 GPUs | \`get claims -A\` (reading only) | $(t f.get) | $(m f.get) | 1.00 |
 | | \`why claim/$(cut -d' ' -f2 "$dir/f.target")\` (fits) | $(t f.alloc) | $(m f.alloc) | $(ratio f.alloc f.get) |
-| | \`why\` 9 GPUs (no node fits; 1,000 explained) | $(t f.never) | $(m f.never) | $(ratio f.never f.get) |
+| | \`why\` 9 GPUs (no node fits: 1,000 tried, 64 explained) | $(t f.never) | $(m f.never) | $(ratio f.never f.get) |
 | (m) dynamic MIG, 208,000 devices | \`get claims -A\` (reading only) | $(t m.get) | $(m m.get) | 1.00 |
 | | \`why claim/$(cut -d' ' -f2 "$dir/m.target")\` (fits) | $(t m.alloc) | $(m m.alloc) | $(ratio m.alloc m.get) |
-| | \`why\` 9 GPUs (no node fits; 1,000 explained) | $(t m.never) | $(m m.never) | $(ratio m.never m.get) |
+| | \`why\` 9 GPUs (no node fits: 1,000 tried, 64 explained) | $(t m.never) | $(m m.never) | $(ratio m.never m.get) |
 
 "/ get" is the median of the paired ratios (each round's why over the
 same round's get): what the allocator and the explanation add to
