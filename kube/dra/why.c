@@ -1546,7 +1546,8 @@ try_nodes(struct why_state *st, struct dra_allocator *a, int explain,
 	int			 fit = 0, rc, unknown = 0;
 
 	*first = NULL;
-	for (i = 0; i < st->nnodes; i++) {
+	/* Without a record, one node that fits is the answer. */
+	for (i = 0; i < st->nnodes && (record || fit == 0); i++) {
 		const char *node = st->nodes[i];
 
 		memset(&res, 0, sizeof res);
