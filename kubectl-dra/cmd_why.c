@@ -157,7 +157,8 @@ cmd_why_exec(struct dra_ctx *ctx, struct dra_args *args)
 		return dra_usage_error(ctx, ctx->cmd, "you must name a pod, a "
 		    "claim or a template: pod/NAME, claim/NAME or "
 		    "template/NAME");
-	if (args->argc > 2)
+	if (args->argc > 2 || (args->argc == 2 &&
+	    strchr(args->argv[0], '/') != NULL))
 		return dra_usage_error(ctx, ctx->cmd, "why explains one pod "
 		    "or claim at a time");
 	if (ctx->opts.output != NULL && strcmp(ctx->opts.output, "json") != 0)
