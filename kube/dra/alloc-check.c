@@ -140,6 +140,47 @@ check_counters(struct dra_allocator *a, struct dra_gather *g,
 	return 1;
 }
 
+/* The class of r, or the CLASS_MISSING detail. */
+static const struct kube_device_class *
+check_class(struct dra_allocator *a, const struct kube_device_request *r,
+    struct dra_check_detail *out)
+{
+	const struct kube_device_class	*cls;
+
+	if ((cls = dra_class(a, r->class_name)) == NULL) {
+		out->message = xasprintf("device class %s does not exist",
+		    r->class_name ? r->class_name : "");
+		done(out, DRA_CHECK_CLASS_MISSING);
+	}
+	return cls;
+}
+
+/* The selector step (selectorsMatch): class, then request selectors. */
+static enum dra_check
+check_selectors(struct dra_allocator *a, const char *claim_ns,
+    const struct kube_device_request *r, const struct kube_device_class *cls,
+    const struct kube_device *d, struct dra_check_detail *out)
+{
+	struct dra_selres	sr;
+
+	dra_selectors(a, d, r, cls, &sr);
+	out->selector = sr.selector;
+	switch (sr.verdict) {
+	case DRA_SEL_MATCH:
+		return done(out, DRA_CHECK_OK);
+	case DRA_SEL_CLASS_FALSE:
+		return done(out, DRA_CHECK_CLASS_SELECTOR);
+	case DRA_SEL_REQ_FALSE:
+		return done(out, DRA_CHECK_REQUEST_SELECTOR);
+	case DRA_SEL_UNSUPPORTED:
+		out->message = dra_cel_message(&sr, cls, claim_ns, "", d);
+		return done(out, DRA_CHECK_CEL_UNSUPPORTED);
+	default:
+		out->message = dra_cel_message(&sr, cls, claim_ns, "", d);
+		return done(out, DRA_CHECK_CEL_ERROR);
+	}
+}
+
 enum dra_check
 dra_device_check(struct dra_allocator *a, const char *node,
     const struct kube_node *n, const char *claim_ns,
@@ -149,11 +190,11 @@ dra_device_check(struct dra_allocator *a, const char *node,
 	struct dra_gather		*g;
 	struct dra_npool		*np, *inc;
 	const struct kube_device_class	*cls;
-	struct dra_selres		 sr;
 	const struct dra_held		*h;
 	const struct kube_capacity_request *missing = NULL;
 	const struct kube_taint		*t;
 	int				 multi, admin, rc;
+	enum dra_check			 c;
 
 	memset(out, 0, sizeof *out);
 	if (a == NULL || r == NULL || d == NULL || d->slice == NULL)
@@ -186,11 +227,8 @@ dra_device_check(struct dra_allocator *a, const char *node,
 		    np->driver, np->name, np->invalid_reason);
 		return done(out, DRA_CHECK_POOL_INVALID);
 	}
-	if ((cls = dra_class(a, r->class_name)) == NULL) {
-		out->message = xasprintf("device class %s does not exist",
-		    r->class_name ? r->class_name : "");
-		return done(out, DRA_CHECK_CLASS_MISSING);
-	}
+	if ((cls = check_class(a, r, out)) == NULL)
+		return out->check;
 	admin = r->admin_access && (a->features & DRA_FEATURE_ADMIN_ACCESS);
 	h = dra_held_of(a, d);
 	if (!admin && dra_held_in_use(h)) {
@@ -203,22 +241,9 @@ dra_device_check(struct dra_allocator *a, const char *node,
 		    "but DRADeviceBindingConditions is off");
 		return done(out, DRA_CHECK_FEATURE);
 	}
-	dra_selectors(a, d, r, cls, &sr);
-	out->selector = sr.selector;
-	switch (sr.verdict) {
-	case DRA_SEL_MATCH:
-		break;
-	case DRA_SEL_CLASS_FALSE:
-		return done(out, DRA_CHECK_CLASS_SELECTOR);
-	case DRA_SEL_REQ_FALSE:
-		return done(out, DRA_CHECK_REQUEST_SELECTOR);
-	case DRA_SEL_UNSUPPORTED:
-		out->message = dra_cel_message(&sr, cls, claim_ns, "", d);
-		return done(out, DRA_CHECK_CEL_UNSUPPORTED);
-	default:
-		out->message = dra_cel_message(&sr, cls, claim_ns, "", d);
-		return done(out, DRA_CHECK_CEL_ERROR);
-	}
+	if ((c = check_selectors(a, claim_ns, r, cls, d, out)) !=
+	    DRA_CHECK_OK)
+		return c;
 	if (d->slice->per_device_node_selection &&
 	    !dra_node_matches(node, n, d->node_name, d->all_nodes,
 	    d->node_selector)) {
@@ -278,28 +303,9 @@ dra_device_selected(struct dra_allocator *a, const char *claim_ns,
     struct dra_check_detail *out)
 {
 	const struct kube_device_class	*cls;
-	struct dra_selres		 sr;
 
 	memset(out, 0, sizeof *out);
-	if ((cls = dra_class(a, r->class_name)) == NULL) {
-		out->message = xasprintf("device class %s does not exist",
-		    r->class_name ? r->class_name : "");
-		return done(out, DRA_CHECK_CLASS_MISSING);
-	}
-	dra_selectors(a, d, r, cls, &sr);
-	out->selector = sr.selector;
-	switch (sr.verdict) {
-	case DRA_SEL_MATCH:
-		return done(out, DRA_CHECK_OK);
-	case DRA_SEL_CLASS_FALSE:
-		return done(out, DRA_CHECK_CLASS_SELECTOR);
-	case DRA_SEL_REQ_FALSE:
-		return done(out, DRA_CHECK_REQUEST_SELECTOR);
-	case DRA_SEL_UNSUPPORTED:
-		out->message = dra_cel_message(&sr, cls, claim_ns, "", d);
-		return done(out, DRA_CHECK_CEL_UNSUPPORTED);
-	default:
-		out->message = dra_cel_message(&sr, cls, claim_ns, "", d);
-		return done(out, DRA_CHECK_CEL_ERROR);
-	}
+	if ((cls = check_class(a, r, out)) == NULL)
+		return out->check;
+	return check_selectors(a, claim_ns, r, cls, d, out);
 }
