@@ -24,22 +24,10 @@
 #include <cjson/cJSON.h>
 
 #include "alloc.h"
+#include "dratest.h"
 #include "model.h"
 #include "snapshot.h"
 #include "xmalloc.h"
-
-static struct kube_snapshot *
-load(const char *yaml)
-{
-	struct kube_snapshot	*s = kube_snapshot_new();
-	struct dra_err		 err;
-
-	if (kube_snapshot_load_mem(s, "test.yaml", yaml, strlen(yaml),
-	    &err) != KUBE_OK)
-		fail_msg("load: %s", err.msg);
-	kube_snapshot_finish(s);
-	return s;
-}
 
 static struct dra_allocator *
 new_alloc(const struct kube_snapshot *s, const struct dra_alloc_opts *o)
@@ -89,27 +77,6 @@ picks(const struct dra_alloc_result *res)
 
 /* ------------------------------------------------------------------ */
 /* The shared cases against the oracle records.                        */
-
-static char *
-slurp(const char *path)
-{
-	FILE	*f = fopen(path, "rb");
-	char	*buf;
-	long	 len;
-
-	if (f == NULL)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = calloc(1, (size_t)len + 1);
-	if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
 
 static const struct kube_claim_spec *
 find_spec(const struct kube_snapshot *s, const char *kind, const char *ns,
@@ -179,16 +146,12 @@ check_case(const char *name)
 	char			*fit, *errmsg;
 
 	snprintf(path, sizeof path, "%s/%s.json", RECORDS_DIR, name);
-	if ((json = slurp(path)) == NULL)
+	if ((json = dratest_slurp(path)) == NULL)
 		return;
 	rec = cJSON_Parse(json);
 	free(json);
 	assert_non_null(rec);
-	s = kube_snapshot_new();
-	snprintf(path, sizeof path, "%s/%s/input.yaml", CASES_DIR, name);
-	if (kube_snapshot_load_file(s, path, &err) != KUBE_OK)
-		fail_msg("%s: %s", name, err.msg);
-	kube_snapshot_finish(s);
+	s = dratest_load_case(name);
 	a = new_alloc(s, NULL);
 	nnodes = case_nodes(s, nodes, 64);
 
@@ -344,7 +307,7 @@ test_backtracking(void **state)
 	struct dra_alloc_result	 res;
 
 	(void)state;
-	s = load(CLASS NODE("n1")
+	s = dratest_load(CLASS NODE("n1")
 	    "apiVersion: resource.k8s.io/v1\n"
 	    "kind: ResourceSlice\n"
 	    "metadata: {name: n1-dev}\n"
@@ -423,7 +386,7 @@ test_backtracking_constraint(void **state)
 	struct dra_alloc_opts	 o = { DRA_FEATURES_1_37, 0, 1 };
 
 	(void)state;
-	s = load(CLASS NODE("n1")
+	s = dratest_load(CLASS NODE("n1")
 	    "apiVersion: resource.k8s.io/v1\n"
 	    "kind: ResourceSlice\n"
 	    "metadata: {name: n1-dev}\n"
@@ -537,7 +500,7 @@ test_counters_across_nodes(void **state)
 	struct kube_claim	*c;
 
 	(void)state;
-	s = load(counters_yaml);
+	s = dratest_load(counters_yaml);
 	a = new_alloc(s, NULL);
 	c = kube_snapshot_claim(s, "ns", "one");
 	/* dev-a on n1 holds 6Gi of 8Gi: dev-b (6Gi) no, dev-c (2Gi) yes. */
@@ -677,7 +640,7 @@ test_capacity_rounding(void **state)
 	struct dra_check_detail	 det;
 
 	(void)state;
-	s = load(capacity_yaml);
+	s = dratest_load(capacity_yaml);
 	a = new_alloc(s, NULL);
 	/* 4Gi on range: min 1Gi, step 2Gi: 5Gi; 30Gi + 5Gi <= 40Gi. */
 	alloc_claim(a, s, "ns", "four", "n1", &res);
@@ -801,7 +764,7 @@ test_taints(void **state)
 	struct dra_check_detail	 det;
 
 	(void)state;
-	s = load(taints_yaml);
+	s = dratest_load(taints_yaml);
 	a = new_alloc(s, NULL);
 	/* d0 NoSchedule, d2 NoExecute (rule): only d1 (None) is free. */
 	alloc_claim(a, s, "ns", "plain", "n1", &res);
@@ -892,7 +855,7 @@ test_first_available_and_limit(void **state)
 	struct dra_check_detail	 det;
 
 	(void)state;
-	s = load(first_yaml);
+	s = dratest_load(first_yaml);
 	a = new_alloc(s, NULL);
 	alloc_claim(a, s, "ns", "fa", "n1", &res);
 	assert_int_equal(res.status, DRA_ALLOC_OK);
@@ -1005,7 +968,7 @@ test_all_and_admin(void **state)
 	struct dra_check_detail	 det;
 
 	(void)state;
-	s = load(all_yaml);
+	s = dratest_load(all_yaml);
 	a = new_alloc(s, NULL);
 	/* d1 is held: All must take it too, so it cannot. */
 	alloc_claim(a, s, "ns", "all", "n1", &res);
@@ -1068,7 +1031,7 @@ test_invalid_pool_and_selectors(void **state)
 	struct dra_check_detail	 det;
 
 	(void)state;
-	s = load(CLASS
+	s = dratest_load(CLASS
 	    "apiVersion: v1\nkind: Node\n"
 	    "metadata: {name: n1, labels: {zone: a, gen: '5'}}\n---\n"
 	    "apiVersion: v1\nkind: Node\n"
@@ -1257,7 +1220,7 @@ test_blowup_bound(void **state)
 	char			*yaml = blowup_yaml();
 
 	(void)state;
-	s = load(yaml);
+	s = dratest_load(yaml);
 	free(yaml);
 	/* Searching: the bound stops it. */
 	a = new_alloc(s, &o);
@@ -1367,7 +1330,7 @@ test_selectors(void **state)
 	const struct kube_device_request *r;
 
 	(void)state;
-	s = load(selectors_yaml);
+	s = dratest_load(selectors_yaml);
 	a = new_alloc(s, NULL);
 	r = kube_snapshot_claim(s, "ns", "big")->spec.requests[0].exactly;
 	/* g0: class selector #1 false; g1: request selector false. */
@@ -1554,7 +1517,7 @@ test_fixes_1_37(void **state)
 	struct dra_alloc_result	 res;
 
 	(void)state;
-	s = load(fixes_yaml);
+	s = dratest_load(fixes_yaml);
 	a = new_alloc(s, NULL);
 	/*
 	 * a0 is held, a1 needs 2Gi of a's 1Gi; b0 draws on b's own "cs"
@@ -1734,7 +1697,7 @@ test_v1_37_2(void **state)
 	struct dra_alloc_opts	 searching = { DRA_FEATURES_1_37, 0, 1 };
 
 	(void)state;
-	s = load(v1372_yaml);
+	s = dratest_load(v1372_yaml);
 	a = new_alloc(s, NULL);
 	/* d0 (a), d1 (b); d2 repeats a: three distinct values do not exist. */
 	alloc_claim(a, s, "ns", "two", "n1", &res);
@@ -1801,7 +1764,7 @@ test_node_selector_match(void **state)
 	struct kube_slice	*sl;
 
 	(void)state;
-	s = load("apiVersion: v1\nkind: Node\n"
+	s = dratest_load("apiVersion: v1\nkind: Node\n"
 	    "metadata: {name: n1, labels: {zone: a, gen: '5'}}\n---\n"
 	    "apiVersion: v1\nkind: Node\n"
 	    "metadata: {name: n2, labels: {zone: b}}\n---\n"

@@ -27,6 +27,7 @@
 
 #include "arena.h"
 #include "cel.h"
+#include "dratest.h"
 #include "model.h"
 #include "snapshot.h"
 
@@ -326,39 +327,6 @@ test_vectors(void **state)
 
 /* The shared cases, against what the real control plane recorded. */
 
-static char *
-read_file(const char *path)
-{
-	FILE	*f = fopen(path, "r");
-	char	*buf;
-	long	 n;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static struct kube_snapshot *
-load_case(const char *name)
-{
-	struct kube_snapshot	*s = kube_snapshot_new();
-	struct dra_err		 err;
-	char			 path[1024];
-
-	snprintf(path, sizeof path, "%s/%s/input.yaml", CASES_DIR, name);
-	if (kube_snapshot_load_file(s, path, &err) != KUBE_OK)
-		fail_msg("%s: %s", path, err.msg);
-	kube_snapshot_finish(s);
-	return s;
-}
-
 static int
 eval_on(const char *expr, const struct kube_snapshot *s, const char *pool,
     const char *device, struct dra_err *err)
@@ -383,7 +351,7 @@ eval_on(const char *expr, const struct kube_snapshot *s, const char *pool,
 static void
 test_case01(void **state)
 {
-	struct kube_snapshot		*s = load_case(
+	struct kube_snapshot		*s = dratest_load_case(
 	    "01-cel-missing-attribute-runtime-error");
 	const struct kube_device_class	*dc;
 	struct dra_err			 err;
@@ -394,8 +362,9 @@ test_case01(void **state)
 	dc = kube_snapshot_class(s, "gpu.example.com");
 	assert_non_null(dc);
 	assert_int_equal(dc->nselectors, 1);
-	rec = read_file(RECORDS_DIR
+	rec = dratest_slurp(RECORDS_DIR
 	    "/01-cel-missing-attribute-runtime-error.txt");
+	assert_non_null(rec);
 	at = strstr(rec, "CEL runtime error: ");
 	assert_non_null(at);
 	at += strlen("CEL runtime error: ");
@@ -429,7 +398,7 @@ test_case01(void **state)
 static void
 test_case03(void **state)
 {
-	struct kube_snapshot	*s = load_case(
+	struct kube_snapshot	*s = dratest_load_case(
 	    "03-cel-quantity-relational-operator");
 	struct dra_err		 err;
 	char			*rec, *at, want[512];
@@ -440,8 +409,9 @@ test_case03(void **state)
 	size_t			 i, n;
 
 	(void)state;
-	rec = read_file(RECORDS_DIR
+	rec = dratest_slurp(RECORDS_DIR
 	    "/03-cel-quantity-relational-operator.txt");
+	assert_non_null(rec);
 	at = rec;
 	for (i = 0; i < 2; i++) {
 		cl = kube_snapshot_claim(s, "team-a", names[i]);

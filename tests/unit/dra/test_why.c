@@ -20,57 +20,11 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
+#include "dratest.h"
 #include "model.h"
 #include "snapshot.h"
 #include "views.h"
 #include "why.h"
-
-static char *
-slurp(const char *path)
-{
-	FILE	*f = fopen(path, "rb");
-	char	*buf;
-	long	 n;
-
-	if (f == NULL)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static struct kube_snapshot *
-load_case(const char *name)
-{
-	struct kube_snapshot	*s = kube_snapshot_new();
-	struct dra_err		 err;
-	char			 path[1024];
-
-	snprintf(path, sizeof path, "%s/%s/input.yaml", CASES_DIR, name);
-	if (kube_snapshot_load_file(s, path, &err) != KUBE_OK)
-		fail_msg("%s: %s", path, err.msg);
-	kube_snapshot_finish(s);
-	return s;
-}
-
-static struct kube_snapshot *
-load_mem(const char *yaml)
-{
-	struct kube_snapshot	*s = kube_snapshot_new();
-	struct dra_err		 err;
-
-	if (kube_snapshot_load_mem(s, "test.yaml", yaml, strlen(yaml),
-	    &err) != KUBE_OK)
-		fail_msg("load: %s", err.msg);
-	kube_snapshot_finish(s);
-	return s;
-}
 
 static void
 lower(char *s)
@@ -157,11 +111,13 @@ check_case(const char *name)
 	int			 n = 0;
 
 	snprintf(path, sizeof path, "%s/%s/expect.json", CASES_DIR, name);
-	json = slurp(path);
+	json = dratest_slurp(path);
+	if (json == NULL)
+		fail_msg("cannot read %s", path);
 	doc = cJSON_Parse(json);
 	free(json);
 	assert_non_null(doc);
-	s = load_case(name);
+	s = dratest_load_case(name);
 	claims = cJSON_GetObjectItem(doc, "claims");
 	cJSON_ArrayForEach(c, claims) {
 		const char	*ns = cJSON_GetObjectItem(c, "namespace")->valuestring;
@@ -251,7 +207,7 @@ test_release_names_holder(void **state)
 	struct dra_why		*w;
 
 	(void)state;
-	s = load_case("10-shared-counter-exhaustion");
+	s = dratest_load_case("10-shared-counter-exhaustion");
 	w = why_named(s, "default", "second");
 	assert_int_equal(w->verdict, DRA_WHY_AFTER_RELEASE);
 	assert_int_equal(w->nrelease, 1);
@@ -300,7 +256,7 @@ test_never_and_json(void **state)
 	cJSON			*doc, *r;
 
 	(void)state;
-	s = load_mem(nine);
+	s = dratest_load(nine);
 	w = why_named(s, "default", "three");
 	assert_int_equal(w->verdict, DRA_WHY_NEVER);
 	assert_int_equal(w->allocatable, 0);
@@ -360,7 +316,7 @@ test_deleted_claim(void **state)
 	struct dra_why		*w;
 
 	(void)state;
-	s = load_mem(doc);
+	s = dratest_load(doc);
 	w = why_named(s, "default", "gone");
 	assert_int_equal(w->allocatable, 0);
 	assert_int_equal(w->nreasons, 1);
