@@ -76,23 +76,6 @@ parse_target(const char *kind, enum why_kind *k)
 	return -1;
 }
 
-static const struct kube_claim_template *
-find_template(const struct kube_snapshot *s, const char *ns,
-    const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < s->templates.n; i++) {
-		const struct kube_claim_template *t = s->templates.v[i];
-
-		if (strcmp(t->meta.name, name) == 0 &&
-		    t->meta.namespace != NULL &&
-		    strcmp(t->meta.namespace, ns) == 0)
-			return t;
-	}
-	return NULL;
-}
-
 /* Whether a Node object or a ResourceSlice names node. */
 static int
 node_known(const struct kube_snapshot *s, const char *node)
@@ -141,7 +124,6 @@ cmd_why_exec(struct dra_ctx *ctx, struct dra_args *args)
 {
 	struct kube_snapshot			*s = NULL;
 	struct kube_claim			*c = NULL;
-	struct kube_claim			 tmp;
 	const struct kube_claim_template	*tpl;
 	struct dra_why_target			 t;
 	struct dra_why				*w = NULL;
@@ -229,18 +211,13 @@ cmd_why_exec(struct dra_ctx *ctx, struct dra_args *args)
 		claim = xasprintf("%s/%s", ns, name);
 		break;
 	case WHY_TEMPLATE:
-		tpl = find_template(s, ns, name);
+		tpl = kube_snapshot_template(s, ns, name);
 		if (tpl == NULL) {
 			ret = dra_error("resourceclaimtemplate \"%s\" not "
 			    "found in namespace \"%s\"", name, ns);
 			goto out;
 		}
-		/* A claim as the resourceclaim controller would make it. */
-		memset(&tmp, 0, sizeof tmp);
-		tmp.meta = tpl->meta;
-		tmp.spec = tpl->spec;
-		tmp.rejected = tpl->rejected;
-		t.claim = &tmp;
+		t.tmpl = tpl;
 		heading = xasprintf("ResourceClaimTemplate %s/%s (a new claim "
 		    "from it)", ns, name);
 		target = xasprintf("template/%s/%s", ns, name);

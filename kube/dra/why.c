@@ -54,6 +54,8 @@ struct why_state {
 	const struct kube_node	       **node_objs;
 	size_t				 nnodes;
 	const char			*never;		/* its one cause */
+	int				 from_tmpl;	/* t->claim is made
+							   from a template */
 	/* The pod's claims that are allocated already. */
 	const struct kube_claim		*allocated[WHY_MAX_ALLOCATED];
 	size_t				 nallocated;
@@ -1135,23 +1137,6 @@ explain_node(struct why_state *st, struct dra_allocator *a,
 	    "or the claims compete for the same devices", node);
 }
 
-static const struct kube_claim_template *
-find_template(const struct kube_snapshot *s, const char *ns,
-    const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < s->templates.n; i++) {
-		const struct kube_claim_template *t = s->templates.v[i];
-
-		if (strcmp(t->meta.name, name) == 0 && ns != NULL &&
-		    t->meta.namespace != NULL &&
-		    strcmp(t->meta.namespace, ns) == 0)
-			return t;
-	}
-	return NULL;
-}
-
 /*
  * adminAccess: the API server admits it only in a namespace labelled
  * resource.kubernetes.io/admin-access: "true" (Kubernetes 1.34+).  Known
@@ -1355,7 +1340,9 @@ collect_claims(struct why_state *st, struct dra_err *err)
 		free(cn);
 		if (rc)
 			return -1;
-		add_pending(st, c, c->meta.namespace, c->meta.name, &c->spec);
+		/* A claim made from a template is no snapshot object. */
+		add_pending(st, st->from_tmpl ? NULL : c, c->meta.namespace,
+		    c->meta.name, &c->spec);
 		return 0;
 	}
 	for (i = 0; i < pod->nclaims; i++) {
@@ -1375,16 +1362,15 @@ collect_claims(struct why_state *st, struct dra_err *err)
 				    pc->claim->meta.namespace,
 				    pc->claim->meta.name, &pc->claim->spec);
 			free(cn);
-		}
-		else if (pc->template_name != NULL && (tpl = find_template(
-		    st->s, pod->meta.namespace, pc->template_name)) != NULL) {
+		} else if (pc->template_name != NULL &&
+		    (tpl = kube_snapshot_template(st->s, pod->meta.namespace,
+		    pc->template_name)) != NULL) {
 			cn = claim_name(pod->meta.namespace, pc->template_name);
 			if (!refused(st, cn, tpl->rejected, &tpl->spec))
 				add_pending(st, NULL, pod->meta.namespace,
 				    pc->template_name, &tpl->spec);
 			free(cn);
-		}
-		else {
+		} else {
 			cn = claim_name(pod->meta.namespace,
 			    pc->claim_name != NULL ? pc->claim_name :
 			    pc->template_name != NULL ? pc->template_name :
@@ -1860,6 +1846,8 @@ int
 dra_why(const struct kube_snapshot *s, const struct dra_why_target *t,
     struct dra_why **out, struct dra_err *err)
 {
+	struct kube_claim	 from_tmpl;
+	struct dra_why_target	 tt;
 	struct why_state	 st;
 	struct dra_allocator	*a = NULL;
 	struct dra_why		*w;
@@ -1870,12 +1858,24 @@ dra_why(const struct kube_snapshot *s, const struct dra_why_target *t,
 	*out = NULL;
 	if (!s->finished)
 		return dra_err_set(err, KUBE_E_CONFIG, "snapshot not finished");
-	if ((t->claim == NULL) == (t->pod == NULL))
-		return dra_err_set(err, KUBE_E_CONFIG, "explain a claim or a "
-		    "pod");
+	if ((t->claim != NULL) + (t->pod != NULL) + (t->tmpl != NULL) != 1)
+		return dra_err_set(err, KUBE_E_CONFIG, "explain a claim, a pod "
+		    "or a template");
+	if (t->tmpl != NULL) {
+		/* The claim the resourceclaim controller would make. */
+		memset(&from_tmpl, 0, sizeof from_tmpl);
+		from_tmpl.meta = t->tmpl->meta;
+		from_tmpl.spec = t->tmpl->spec;
+		from_tmpl.rejected = t->tmpl->rejected;
+		tt = *t;
+		tt.claim = &from_tmpl;
+		tt.tmpl = NULL;
+		t = &tt;
+	}
 	memset(&st, 0, sizeof st);
 	st.s = s;
 	st.t = t;
+	st.from_tmpl = t == &tt;
 	st.opts.features = t->features != 0 ? t->features :
 	    DRA_FEATURES_1_37;
 	st.opts.max_steps = t->max_steps;

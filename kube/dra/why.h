@@ -93,16 +93,18 @@ struct dra_why {
 struct dra_why_target {
 	const struct kube_claim	*claim;		/* or NULL */
 	const struct kube_pod	*pod;		/* or NULL */
+	const struct kube_claim_template *tmpl;	/* or NULL */
 	const char		*node;		/* --node: only this node */
 	unsigned		 features;	/* 0: DRA_FEATURES_1_37 */
 	uint64_t		 max_steps;	/* 0: the default bound */
 };
 
 /*
- * Explain t (exactly one of claim and pod set) over the finished
+ * Explain t (exactly one of claim, pod and tmpl set) over the finished
  * snapshot s (borrowed).  A claim alone is explained as a pod that uses
  * only that claim and has no node constraint (like `kubectl create` of
- * such a pod would be scheduled).  For a pod: its claims in
+ * such a pod would be scheduled); a template as a new claim made from
+ * it, the way the resourceclaim controller makes one.  For a pod: its claims in
  * spec.resourceClaims order (a template whose claim is not created yet
  * is explained from the template's spec); a pod bound to a node
  * (spec.nodeName) is explained on that node only.  Candidate nodes are

@@ -44,6 +44,7 @@ struct kube_index {
 	struct ix_entry	*pods;		/* namespace, name */
 	struct ix_entry	*nodes;		/* name */
 	struct ix_entry	*classes;	/* name */
+	struct ix_entry	*templates;	/* namespace, name */
 	struct dra_arena arena;
 };
 
@@ -115,6 +116,7 @@ kube_index_free(struct kube_index *ix)
 	HASH_CLEAR(hh, ix->pods);
 	HASH_CLEAR(hh, ix->nodes);
 	HASH_CLEAR(hh, ix->classes);
+	HASH_CLEAR(hh, ix->templates);
 	dra_arena_release(&ix->arena);
 	free(ix);
 }
@@ -665,6 +667,9 @@ join_nodes(struct kube_snapshot *s, struct kube_index *ix)
 	for (i = 0; i < s->classes.n; i++)
 		ix_add(ix, &ix->classes, s->classes.v[i]->meta.name, NULL,
 		    NULL, s->classes.v[i]);
+	for (i = 0; i < s->templates.n; i++)
+		ix_add(ix, &ix->templates, s->templates.v[i]->meta.namespace,
+		    s->templates.v[i]->meta.name, NULL, s->templates.v[i]);
 	for (i = 0; i < s->pools.n; i++) {
 		p = s->pools.v[i];
 		for (j = 0; j < p->nslices; j++) {
@@ -758,6 +763,15 @@ kube_snapshot_class(const struct kube_snapshot *s, const char *name)
 	if (s->index == NULL)
 		return NULL;
 	return ix_find(s->index->classes, name, NULL, NULL);
+}
+
+struct kube_claim_template *
+kube_snapshot_template(const struct kube_snapshot *s, const char *namespace,
+    const char *name)
+{
+	if (s->index == NULL)
+		return NULL;
+	return ix_find(s->index->templates, namespace, name, NULL);
 }
 
 struct kube_pod *

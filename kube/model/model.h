@@ -579,6 +579,9 @@ struct kube_device_class *kube_snapshot_class(
 	    const struct kube_snapshot *s, const char *name);
 struct kube_pod *kube_snapshot_pod(const struct kube_snapshot *s,
 	    const char *namespace, const char *name);
+struct kube_claim_template *kube_snapshot_template(
+	    const struct kube_snapshot *s, const char *namespace,
+	    const char *name);
 
 /*
  * Whether node selector ns matches the node called node_name (n is its

@@ -44,7 +44,6 @@ why_named(const struct kube_snapshot *s, const char *ns, const char *name)
 	struct dra_why_target		 t;
 	struct dra_why			*w = NULL;
 	struct dra_err			 err;
-	static struct kube_claim	 tmp;
 	size_t				 i;
 
 	memset(&t, 0, sizeof t);
@@ -66,19 +65,9 @@ why_named(const struct kube_snapshot *s, const char *ns, const char *name)
 	if (t.pod != NULL)
 		goto explain;
 	t.claim = kube_snapshot_claim(s, ns, name);
-	for (i = 0; t.claim == NULL && i < s->templates.n; i++) {
-		const struct kube_claim_template *tp = s->templates.v[i];
-
-		if (strcmp(tp->meta.name, name) == 0 &&
-		    strcmp(tp->meta.namespace, ns) == 0) {
-			memset(&tmp, 0, sizeof tmp);
-			tmp.meta = tp->meta;
-			tmp.spec = tp->spec;
-			tmp.rejected = tp->rejected;
-			t.claim = &tmp;
-		}
-	}
 	if (t.claim == NULL)
+		t.tmpl = kube_snapshot_template(s, ns, name);
+	if (t.claim == NULL && t.tmpl == NULL)
 		fail_msg("no claim or template %s/%s", ns, name);
 explain:
 	if (dra_why(s, &t, &w, &err) != KUBE_OK)
