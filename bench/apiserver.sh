@@ -88,12 +88,7 @@ cluster=$root/tests/cluster
 [ -x "$cluster/up" ] || bench_die "no $cluster/up"
 [ -x "$cluster/load" ] || bench_die "no $cluster/load (tests/cluster/load loads a dra-gen-fleet --apply file)"
 
-if [ -z "$dir" ]; then
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/dra-bench-apiserver.XXXXXX")
-else
-	mkdir -p "$dir"
-	dir=$(cd "$dir" && pwd)
-fi
+bench_workdir apiserver
 
 export DRA_CLUSTER_DIR=$dir/cluster
 export DRA_PORT_BASE=$port_base
@@ -117,16 +112,7 @@ trap 'exit 130' INT TERM
 
 
 # --------------------------------------------------------------- build --
-if [ -z "$build" ]; then
-	bench_need cmake
-	build=$dir/build
-	bench_build "$root" "$build"
-fi
-build=$(cd "$build" && pwd)
-dra=$build/kubectl-dra/kubectl-dra
-gen=$build/bench/gen/dra-gen-fleet
-[ -x "$dra" ] || bench_die "no $dra"
-[ -x "$gen" ] || bench_die "no $gen"
+bench_binaries "$root"
 
 # ------------------------------------------------------------- cluster --
 # up refuses ports that another process holds (then choose another

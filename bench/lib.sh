@@ -27,6 +27,34 @@ bench_build() {
 		{ tail -n 40 "$dir.build.log" >&2; bench_die "build failed"; }
 }
 
+# bench_workdir NAME: the scratch directory into $dir: the one --dir
+# named (created, made absolute), else a new dra-bench-NAME.XXXXXX under
+# $TMPDIR.  Removing it at exit is the caller's (its trap).
+bench_workdir() {
+	if [ -z "$dir" ]; then
+		dir=$(mktemp -d "${TMPDIR:-/tmp}/dra-bench-$1.XXXXXX")
+	else
+		mkdir -p "$dir"
+		dir=$(cd "$dir" && pwd)
+	fi
+}
+
+# bench_binaries ROOT: the build tree into $build (ROOT built in
+# $dir/build when --build named none), and the binaries the benchmarks
+# run into $dra (kubectl-dra) and $gen (dra-gen-fleet).
+bench_binaries() {
+	if [ -z "$build" ]; then
+		bench_need cmake
+		build=$dir/build
+		bench_build "$1" "$build"
+	fi
+	build=$(cd "$build" && pwd)
+	dra=$build/kubectl-dra/kubectl-dra
+	gen=$build/bench/gen/dra-gen-fleet
+	[ -x "$dra" ] || bench_die "no $dra"
+	[ -x "$gen" ] || bench_die "no $gen"
+}
+
 # bench_time RESULTS LABEL RUN OUT -- CMD...: run CMD once under
 # /usr/bin/time, stdout to OUT (use /dev/null for timed runs; else its
 # stderr is kept in OUT.err), and append

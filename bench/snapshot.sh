@@ -73,12 +73,7 @@ case $runs in '' | *[!0-9]* | 0) bench_die "--runs wants a positive number" ;; e
 [ -x /usr/bin/time ] || bench_die "/usr/bin/time (GNU time) is missing"
 bench_need cc pkg-config awk
 
-if [ -z "$dir" ]; then
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/dra-bench-snapshot.XXXXXX")
-else
-	mkdir -p "$dir"
-	dir=$(cd "$dir" && pwd)
-fi
+bench_workdir snapshot
 if [ "$keep" = 0 ]; then
 	trap 'rm -rf "$dir"' EXIT
 fi
@@ -86,16 +81,7 @@ fi
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --------------------------------------------------------------- build --
-if [ -z "$build" ]; then
-	bench_need cmake
-	build=$dir/build
-	bench_build "$root" "$build"
-fi
-build=$(cd "$build" && pwd)
-dra=$build/kubectl-dra/kubectl-dra
-gen=$build/bench/gen/dra-gen-fleet
-[ -x "$dra" ] || bench_die "no $dra"
-[ -x "$gen" ] || bench_die "no $gen"
+bench_binaries "$root"
 # shellcheck disable=SC2046
 cc -std=c11 -O2 -o "$dir/yaml-events" "$here/yaml-events.c" \
 	$(pkg-config --cflags --libs yaml-0.1) || bench_die "cannot build yaml-events"

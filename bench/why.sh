@@ -64,27 +64,13 @@ case $runs in '' | *[!0-9]* | 0) bench_die "--runs wants a positive number" ;; e
 [ -x /usr/bin/time ] || bench_die "/usr/bin/time (GNU time) is missing"
 bench_need awk
 
-if [ -z "$dir" ]; then
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/dra-bench-why.XXXXXX")
-else
-	mkdir -p "$dir"
-	dir=$(cd "$dir" && pwd)
-fi
+bench_workdir why
 if [ "$keep" = 0 ]; then
 	trap 'rm -rf "$dir"' EXIT
 fi
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
-if [ -z "$build" ]; then
-	bench_need cmake
-	build=$dir/build
-	bench_build "$root" "$build"
-fi
-build=$(cd "$build" && pwd)
-dra=$build/kubectl-dra/kubectl-dra
-gen=$build/bench/gen/dra-gen-fleet
-[ -x "$dra" ] || bench_die "no $dra"
-[ -x "$gen" ] || bench_die "no $gen"
+bench_binaries "$root"
 
 # A claim no node can hold: 9 GPUs of the class, 8 per node.
 cat >"$dir/big.yaml" <<'EOF'
