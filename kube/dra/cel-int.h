@@ -330,6 +330,19 @@ int	cel_semver_parse(const char *s, size_t n, int normalize,
 /* Semver precedence of a and b: -1, 0, 1. */
 int	cel_semver_cmp(const struct cel_semver *a, const struct cel_semver *b);
 
+/* The value of hexadecimal digit ch, or -1 (escapes, in CEL and RE2). */
+static inline int
+cel_hexval(int ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
 /* Value constructors, shared by the evaluator and the library. */
 static inline struct cel_val
 vbool(int b)

@@ -143,18 +143,6 @@ is_digit(int ch)
 	return ch >= '0' && ch <= '9';
 }
 
-static int
-hexval(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 /* Append code point cp as UTF-8 to out (room for 4 bytes). */
 static size_t
 put_utf8(char *out, uint32_t cp)
@@ -241,7 +229,7 @@ lex_string(struct parser *ps, int raw, int bytes)
 			char	 kind = s[i];
 
 			for (k = 0, i++; k < nd; k++, i++) {
-				if (i >= ps->len || (h = hexval(s[i])) < 0) {
+				if (i >= ps->len || (h = cel_hexval(s[i])) < 0) {
 					fail(ps, start, "Syntax error: invalid "
 					    "escape sequence");
 					ps->t.type = T_ERROR;
@@ -308,10 +296,10 @@ lex_number(struct parser *ps)
 		uint64_t v = 0;
 		int	 over = 0, nd = 0;
 
-		for (i += 2; i < ps->len && hexval(s[i]) >= 0; i++, nd++) {
+		for (i += 2; i < ps->len && cel_hexval(s[i]) >= 0; i++, nd++) {
 			if (v > UINT64_MAX / 16)
 				over = 1;
-			v = v * 16 + (uint64_t)hexval(s[i]);
+			v = v * 16 + (uint64_t)cel_hexval(s[i]);
 		}
 		if (nd == 0 || over) {
 			fail(ps, start, "Syntax error: invalid int literal");

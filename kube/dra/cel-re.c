@@ -47,18 +47,6 @@ re_put(struct rebuf *b, const char *s, size_t n)
 	b->s[b->n] = '\0';
 }
 
-static int
-hexdig(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 static void
 re_puts(struct rebuf *b, const char *s)
 {
@@ -92,10 +80,10 @@ re_escape_len(const char *p, size_t n, size_t i)
 		return 0;
 	if (p[i + 1] == 'x') {
 		if (p[i + 2] != '{')
-			return i + 3 < n && hexdig(p[i + 2]) >= 0 &&
-			    hexdig(p[i + 3]) >= 0 ? 4 : 0;
-		for (j = i + 3; j < n && hexdig(p[j]) >= 0 && j < i + 11; j++)
-			v = v * 16 + (unsigned long)hexdig(p[j]);
+			return i + 3 < n && cel_hexval(p[i + 2]) >= 0 &&
+			    cel_hexval(p[i + 3]) >= 0 ? 4 : 0;
+		for (j = i + 3; j < n && cel_hexval(p[j]) >= 0 && j < i + 11; j++)
+			v = v * 16 + (unsigned long)cel_hexval(p[j]);
 		if (j == i + 3 || j >= n || p[j] != '}' || v > 0x10ffff)
 			return 0;
 		return j + 1 - i;
