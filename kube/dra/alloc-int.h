@@ -219,7 +219,10 @@ struct dra_allocator {
 	struct dra_reqsig		*last_rs;
 	struct dra_released		*released;	/* hash */
 	struct dra_gather		*last;		/* newest gather */
-	uint64_t			 state_gen;	/* bumped by release */
+	uint64_t			 state_gen;	/* bumped by release,
+							   hold and unhold */
+	int				 holds;		/* dra_allocator_hold()
+							   was called */
 	struct dra_scratch		 pool_mem;	/* dra_apool.full */
 	struct kube_device_alloc	*holders;	/* dra_device_check */
 	size_t				 nholders, capholders;

@@ -157,8 +157,11 @@ dra_held_of(const struct dra_allocator *a, const struct kube_device *d)
 	struct dra_held_dev	*e;
 
 	if (d->pool != NULL) {
-		/* No allocation result names d (kube_snapshot_finish). */
-		if (d->nallocs == 0)
+		/*
+		 * No allocation result names d (kube_snapshot_finish) and
+		 * nothing was held with dra_allocator_hold().
+		 */
+		if (d->nallocs == 0 && !a->holds)
 			return NULL;
 		HASH_FIND_PTR(a->held_dev, &d, e);
 		return e != NULL ? e->h : NULL;
@@ -185,17 +188,68 @@ dra_held_allocated(const struct dra_held *h)
 }
 
 /*
- * Add (sign 1) or remove (sign -1) one claim's results, as
- * foreachAllocatedDevice sorts them: admin access skipped; with
- * consumable capacity, a result with a shareID is shared and its
- * consumedCapacity aggregated; anything else is dedicated.
+ * Add (sign 1) or remove (sign -1) one allocation result naming driver/
+ * pool/device (dev: the published device, or NULL when nobody publishes
+ * it), as foreachAllocatedDevice sorts results: with consumable
+ * capacity, a shared result (a shareID) counts as a share and its
+ * consumedCapacity is aggregated; anything else is dedicated.
  */
+static void
+held_result(struct dra_allocator *a, const char *driver, const char *pool,
+    const char *device, const struct kube_device *dev, int shared,
+    const struct kube_capacity_request *consumed, size_t nconsumed,
+    int sign)
+{
+	struct dra_held	*h;
+	size_t		 j, k;
+
+	h = held_get_or_add(a, driver, pool, device);
+	if (sign > 0 && dev != NULL) {
+		struct dra_held_dev	*e;
+
+		HASH_FIND_PTR(a->held_dev, &dev, e);
+		if (e == NULL) {
+			e = dra_arena_alloc(&a->arena, sizeof *e);
+			e->dev = dev;
+			e->h = h;
+			HASH_ADD_PTR(a->held_dev, dev, e);
+		}
+	}
+	if (!(a->features & DRA_FEATURE_CONSUMABLE_CAPACITY) || !shared) {
+		h->ndedicated += sign;
+		return;
+	}
+	h->nshared += sign;
+	if (nconsumed == 0)
+		return;
+	h->ncapres += sign;
+	for (j = 0; j < nconsumed; j++) {
+		for (k = 0; k < h->ncap; k++) {
+			if (strcmp(h->cap[k].domain, consumed[j].domain) == 0 &&
+			    strcmp(h->cap[k].id, consumed[j].id) == 0)
+				break;
+		}
+		if (k == h->ncap) {
+			if (h->ncap == h->capcap) {
+				h->capcap = h->capcap ? h->capcap * 2 : 4;
+				h->cap = xreallocarray(h->cap, h->capcap,
+				    sizeof *h->cap);
+			}
+			h->cap[k].domain = consumed[j].domain;
+			h->cap[k].id = consumed[j].id;
+			h->cap[k].milli = 0;
+			h->ncap++;
+		}
+		h->cap[k].milli += sign * consumed[j].value.milli;
+	}
+}
+
+/* One claim's results (admin access skipped), sign as held_result(). */
 static void
 held_claim(struct dra_allocator *a, const struct kube_claim *c, int sign)
 {
 	const struct kube_result	*r;
-	struct dra_held			*h;
-	size_t				 i, j, k;
+	size_t				 i;
 
 	if (!c->allocated || c->rejected != NULL)
 		return;
@@ -203,51 +257,8 @@ held_claim(struct dra_allocator *a, const struct kube_claim *c, int sign)
 		r = &c->results[i];
 		if (r->admin_access)
 			continue;
-		h = held_get_or_add(a, r->driver, r->pool, r->device);
-		if (sign > 0 && r->dev != NULL) {
-			struct dra_held_dev	*e;
-			const struct kube_device *dev = r->dev;
-
-			HASH_FIND_PTR(a->held_dev, &dev, e);
-			if (e == NULL) {
-				e = dra_arena_alloc(&a->arena, sizeof *e);
-				e->dev = dev;
-				e->h = h;
-				HASH_ADD_PTR(a->held_dev, dev, e);
-			}
-		}
-		if ((a->features & DRA_FEATURE_CONSUMABLE_CAPACITY) &&
-		    r->share_id != NULL) {
-			h->nshared += sign;
-			if (r->nconsumed == 0)
-				continue;
-			h->ncapres += sign;
-			for (j = 0; j < r->nconsumed; j++) {
-				for (k = 0; k < h->ncap; k++) {
-					if (strcmp(h->cap[k].domain,
-					    r->consumed[j].domain) == 0 &&
-					    strcmp(h->cap[k].id,
-					    r->consumed[j].id) == 0)
-						break;
-				}
-				if (k == h->ncap) {
-					if (h->ncap == h->capcap) {
-						h->capcap = h->capcap ?
-						    h->capcap * 2 : 4;
-						h->cap = xreallocarray(h->cap,
-						    h->capcap, sizeof *h->cap);
-					}
-					h->cap[k].domain =
-					    r->consumed[j].domain;
-					h->cap[k].id = r->consumed[j].id;
-					h->cap[k].milli = 0;
-					h->ncap++;
-				}
-				h->cap[k].milli += sign *
-				    r->consumed[j].value.milli;
-			}
-		} else
-			h->ndedicated += sign;
+		held_result(a, r->driver, r->pool, r->device, r->dev,
+		    r->share_id != NULL, r->consumed, r->nconsumed, sign);
 	}
 }
 
@@ -399,6 +410,47 @@ dra_allocator_release(struct dra_allocator *a, const struct kube_claim *c)
 	HASH_ADD_PTR(a->released, claim, rl);
 	held_claim(a, c, -1);
 	a->state_gen++;
+}
+
+/*
+ * The picks of res as results the scheduler would write: admin access
+ * skipped; a device that allows multiple allocations (with consumable
+ * capacity on) is a share with the capacity the pick consumed.
+ */
+static void
+held_picks(struct dra_allocator *a, const struct dra_alloc_result *res,
+    int sign)
+{
+	const struct dra_alloc_pick	*p;
+	const struct kube_device	*d;
+	size_t				 i;
+
+	if (a == NULL || res == NULL || res->status != DRA_ALLOC_OK)
+		return;
+	for (i = 0; i < res->npicks; i++) {
+		p = &res->picks[i];
+		d = p->device;
+		if (p->admin_access || d == NULL || d->slice == NULL)
+			continue;
+		held_result(a, d->slice->driver, d->slice->pool_name, d->name,
+		    d, d->allow_multiple, p->consumed, p->nconsumed, sign);
+	}
+	a->holds = 1;
+	a->state_gen++;
+}
+
+void
+dra_allocator_hold(struct dra_allocator *a,
+    const struct dra_alloc_result *res)
+{
+	held_picks(a, res, 1);
+}
+
+void
+dra_allocator_unhold(struct dra_allocator *a,
+    const struct dra_alloc_result *res)
+{
+	held_picks(a, res, -1);
 }
 
 /* NodeMatches (pools_incubating.go). */

@@ -211,6 +211,42 @@ int	dra_allocate(struct dra_allocator *a, const char *node,
 void	dra_alloc_result_free(struct dra_alloc_result *res);
 
 /*
+ * Treat the picks of res, a DRA_ALLOC_OK result of dra_allocate() on a,
+ * as allocated from now on: the inverse of dra_allocator_release(),
+ * for callers that place claims one after another (the planner's
+ * first-fit baseline) instead of writing them back into the snapshot.
+ * What the scheduler's allocated state would hold once the claims
+ * carried res as their allocation (kube-scheduler 1.37
+ * allocateddevices.go, foreachAllocatedDevice): each picked device is
+ * in use (AllocatedDevices), or with DRAConsumableCapacity, when it
+ * allows multiple allocations, shared (AllocatedSharedDeviceIDs) with
+ * the capacity the pick consumed added to its AggregatedCapacity; the
+ * counters the devices consume are taken from their counter sets for
+ * every node, as for any allocated device.  Admin-access picks hold
+ * nothing, as in the scheduler.
+ *
+ * Later dra_allocate() and dra_device_check() calls on a see the held
+ * devices; dra_device_check() then reports DRA_CHECK_IN_USE with no
+ * holders (no claim of the snapshot names them).  res is borrowed and
+ * may be freed right after; its device pointers must come from a's
+ * snapshot.  A result that is not DRA_ALLOC_OK, and NULL a or res, are
+ * ignored.
+ */
+void	dra_allocator_hold(struct dra_allocator *a,
+	    const struct dra_alloc_result *res);
+
+/*
+ * Undo dra_allocator_hold(a, res) for the same picks (res need not be
+ * the same object, but must have been held on a before): their
+ * devices, counters and capacity are free again.  For callers that
+ * reuse one allocator for several states (the baseline swaps the
+ * instances of nodes that share one node-shaped snapshot).  Unholding
+ * picks that were never held leaves counts below zero: undefined.
+ */
+void	dra_allocator_unhold(struct dra_allocator *a,
+	    const struct dra_alloc_result *res);
+
+/*
  * The per-device checks, for explanations.  The first failing check in
  * the allocator's order (reachability and pool state first, then the
  * order of section 6.1: in use, class selectors, request selectors,

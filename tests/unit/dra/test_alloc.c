@@ -1798,6 +1798,135 @@ test_node_selector_match(void **state)
 	kube_snapshot_free(s);
 }
 
+/*
+ * dra_allocator_hold() and dra_allocator_unhold(): picks placed one after
+ * another hold their devices, counters and consumed capacity, and give
+ * them back.
+ */
+static void
+test_hold(void **state)
+{
+	struct kube_snapshot	*s, *cs;
+	struct dra_allocator	*a;
+	struct dra_alloc_result	 big, small, res, v1, v2;
+	struct dra_check_detail	 det;
+	const struct kube_device_request *r;
+
+	(void)state;
+	s = dratest_load(CLASS NODE("n1")
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceSlice\n"
+	    "metadata: {name: n1-0}\n"
+	    "spec:\n"
+	    "  driver: dev.example.com\n"
+	    "  nodeName: n1\n"
+	    "  pool: {name: n1, generation: 1, resourceSliceCount: 2}\n"
+	    "  sharedCounters:\n"
+	    "  - name: cs\n"
+	    "    counters: {mem: {value: 8Gi}}\n"
+	    "---\n"
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceSlice\n"
+	    "metadata: {name: n1-1}\n"
+	    "spec:\n"
+	    "  driver: dev.example.com\n"
+	    "  nodeName: n1\n"
+	    "  pool: {name: n1, generation: 1, resourceSliceCount: 2}\n"
+	    "  devices:\n"
+	    "  - name: d-big\n"
+	    "    consumesCounters:\n"
+	    "    - {counterSet: cs, counters: {mem: {value: 6Gi}}}\n"
+	    "  - name: d-small\n"
+	    "    consumesCounters:\n"
+	    "    - {counterSet: cs, counters: {mem: {value: 2Gi}}}\n"
+	    "  - name: d-tiny\n"
+	    "    consumesCounters:\n"
+	    "    - {counterSet: cs, counters: {mem: {value: 2Gi}}}\n"
+	    "---\n"
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaim\n"
+	    "metadata: {name: one, namespace: ns}\n"
+	    "spec:\n"
+	    "  devices:\n"
+	    "    requests:\n"
+	    "    - {name: r, exactly: {deviceClassName: any}}\n");
+	a = new_alloc(s, NULL);
+	r = kube_snapshot_claim(s, "ns", "one")->spec.requests[0].exactly;
+	/* Nothing held: first fit takes d-big, and again without a hold. */
+	alloc_claim(a, s, "ns", "one", "n1", &big);
+	assert_string_equal(picks(&big), "dev.example.com/n1/d-big");
+	alloc_claim(a, s, "ns", "one", "n1", &res);
+	assert_string_equal(picks(&res), "dev.example.com/n1/d-big");
+	dra_alloc_result_free(&res);
+	/* Held: d-big is in use, 2Gi of 8Gi are left for d-small. */
+	dra_allocator_hold(a, &big);
+	assert_int_equal(dra_device_check(a, "n1", kube_snapshot_node(s, "n1"),
+	    "ns", r, kube_snapshot_device(s, "dev.example.com", "n1", "d-big"),
+	    &det), DRA_CHECK_IN_USE);
+	assert_int_equal(det.nholders, 0);
+	free(det.message);
+	alloc_claim(a, s, "ns", "one", "n1", &small);
+	assert_string_equal(picks(&small), "dev.example.com/n1/d-small");
+	dra_allocator_hold(a, &small);
+	/* Both held: d-tiny's 2Gi do not fit any more. */
+	alloc_claim(a, s, "ns", "one", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_NO_FIT);
+	dra_alloc_result_free(&res);
+	assert_int_equal(dra_device_check(a, "n1", kube_snapshot_node(s, "n1"),
+	    "ns", r, kube_snapshot_device(s, "dev.example.com", "n1",
+	    "d-tiny"), &det), DRA_CHECK_COUNTERS);
+	assert_int_equal(det.need, 2 * GI);
+	assert_int_equal(det.left, 0);
+	free(det.message);
+	/* A failed result holds nothing. */
+	dra_allocator_hold(a, &res);
+	/* d-big given back: 6Gi free again, d-big is the first fit. */
+	dra_allocator_unhold(a, &big);
+	alloc_claim(a, s, "ns", "one", "n1", &res);
+	assert_string_equal(picks(&res), "dev.example.com/n1/d-big");
+	dra_alloc_result_free(&res);
+	/* d-small given back too: nothing is held. */
+	dra_allocator_unhold(a, &small);
+	assert_int_equal(dra_device_check(a, "n1", kube_snapshot_node(s, "n1"),
+	    "ns", r, kube_snapshot_device(s, "dev.example.com", "n1",
+	    "d-small"), &det), DRA_CHECK_OK);
+	free(det.message);
+	dra_alloc_result_free(&big);
+	dra_alloc_result_free(&small);
+	dra_allocator_free(a);
+	kube_snapshot_free(s);
+
+	/* Consumable capacity: held shares add up with the claim's 30Gi. */
+	cs = dratest_load(capacity_yaml);
+	a = new_alloc(cs, NULL);
+	/* 15Gi: range has 10Gi left; values rounds to 20Gi of 40Gi. */
+	alloc_claim(a, cs, "ns", "fifteen", "n1", &v1);
+	assert_string_equal(picks(&v1), "dev.example.com/n1/values");
+	assert_int_equal(v1.picks[0].consumed[0].value.milli, 20 * GI);
+	dra_allocator_hold(a, &v1);
+	alloc_claim(a, cs, "ns", "fifteen", "n1", &v2);
+	assert_string_equal(picks(&v2), "dev.example.com/n1/values");
+	dra_allocator_hold(a, &v2);
+	/* 40Gi of values are held now. */
+	alloc_claim(a, cs, "ns", "fifteen", "n1", &res);
+	assert_int_equal(res.status, DRA_ALLOC_NO_FIT);
+	dra_alloc_result_free(&res);
+	assert_int_equal(dra_device_check(a, "n1", NULL, "ns",
+	    kube_snapshot_claim(cs, "ns", "fifteen")->spec.requests[0].exactly,
+	    kube_snapshot_device(cs, "dev.example.com", "n1", "values"), &det),
+	    DRA_CHECK_CAPACITY);
+	assert_int_equal(det.left, 0);
+	free(det.message);
+	dra_allocator_unhold(a, &v1);
+	alloc_claim(a, cs, "ns", "fifteen", "n1", &res);
+	assert_string_equal(picks(&res), "dev.example.com/n1/values");
+	dra_alloc_result_free(&res);
+	dra_alloc_result_free(&v1);
+	dra_alloc_result_free(&v2);
+	dra_allocator_free(a);
+	kube_snapshot_free(cs);
+}
+
 int
 main(void)
 {
@@ -1815,6 +1944,7 @@ main(void)
 		cmocka_unit_test(test_selectors),
 		cmocka_unit_test(test_fixes_1_37),
 		cmocka_unit_test(test_v1_37_2),
+		cmocka_unit_test(test_hold),
 		cmocka_unit_test(test_cases_match_records),
 	};
 
