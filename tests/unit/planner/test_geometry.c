@@ -11,7 +11,9 @@
  *  - 4g + 4g never; 4g with 3g only as 4g@0 + 3g@4; a fragmented GPU
  *    (1g.10gb pinned at slices 2 and 5) takes no 3g.
  *  - Every pinned state of an H100 (all 2,320 feasible placement sets):
- *    realisations avoid the pins and fit with them, first-fit
+ *    the vectors equal a brute-force search over placement sets with
+ *    plan_placements_fit(), realisations avoid the pins and fit with
+ *    them, first-fit
  *    realisations replay exactly under sequential plan_first_fit(), and
  *    the first-fit vectors equal the feasible ones (found by this
  *    enumeration: on the NVIDIA geometries some arrival order always
@@ -330,21 +332,68 @@ test_fragmented(void **state)
 }
 
 /*
- * Every feasible pinned state of an H100, both flags: realisations are
- * valid, first-fit ones replay, and the two sets of vectors are equal.
+ * Every feasible pinned state of an H100, both flags: the vectors are
+ * those of a brute-force search with plan_placements_fit(),
+ * realisations are valid, first-fit ones replay, and the two sets of
+ * vectors are equal.
  */
 static int	 pins[16];
 static size_t	 npins, nstates;
+static int	 brute_set[32], brute_count[16];
+static size_t	 nbrute_set, nbrute;
+static char	 brute_keys[MAXKEYS * 8][KEYLEN];
+
+/* Every set of placements added to the pins that fits, as keys. */
+static void
+brute(const struct plan_geometry *g, size_t from)
+{
+	size_t	j, k;
+	int	pinned;
+
+	assert_true(nbrute < MAXKEYS * 8);
+	key_of(brute_count, g->nprofiles, brute_keys[nbrute++]);
+	for (j = from; j < g->nplacements; j++) {
+		pinned = 0;
+		for (k = 0; k < npins; k++)
+			pinned |= pins[k] == (int)j;
+		if (pinned)
+			continue;
+		brute_set[nbrute_set++] = (int)j;
+		if (plan_placements_fit(g, brute_set, nbrute_set)) {
+			brute_count[g->placements[j].profile]++;
+			brute(g, j + 1);
+			brute_count[g->placements[j].profile]--;
+		}
+		nbrute_set--;
+	}
+}
 
 static void
 check_pinned_state(const struct plan_geometry *g)
 {
 	struct plan_pattern	*a, *b;
-	size_t			 na, nb, i;
+	char			 key[KEYLEN];
+	size_t			 na, nb, i, k;
 	int			 me, p;
 
 	assert_int_equal(plan_patterns(g, pins, npins, 0, &a, &na, NULL),
 	    KUBE_OK);
+	/* Brute force: distinct vectors, sorted, equal a's keys. */
+	memcpy(brute_set, pins, npins * sizeof(int));
+	nbrute_set = npins;
+	nbrute = 0;
+	memset(brute_count, 0, sizeof brute_count);
+	brute(g, 0);
+	qsort(brute_keys, nbrute, KEYLEN, cmp_key);
+	for (i = 1, k = 1; i < nbrute; i++) {
+		if (strcmp(brute_keys[i], brute_keys[k - 1]) != 0)
+			memcpy(brute_keys[k++], brute_keys[i], KEYLEN);
+	}
+	assert_int_equal(k, na);
+	for (i = 0; i < na; i++) {
+		key_of(a[i].count, g->nprofiles, key);
+		assert_string_equal(key, brute_keys[i]);
+	}
 	assert_int_equal(plan_patterns(g, pins, npins,
 	    PLAN_PATTERN_FIRST_FIT, &b, &nb, NULL), KUBE_OK);
 	assert_int_equal(na, nb);
