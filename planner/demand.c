@@ -47,12 +47,11 @@
 #define DEM_MAX_SM		100000		/* needs.sm */
 
 /*
- * PriorityClass values: Kubernetes allows int32 up to 1e9 for classes
- * users define; negative ones are refused here, since the planner
- * weighs each replica served by its priority + 1 (solve.h) and a
- * negative weight would make serving a replica a loss.
+ * PriorityClass values: Kubernetes takes an int32, at most 1e9 for the
+ * classes users define.  Negative values are valid there; the planner
+ * weighs a replica by max(priority, 0) + 1 (solve.c).
  */
-#define DEM_PRIO_MIN		0
+#define DEM_PRIO_MIN		(-2147483647 - 1)
 #define DEM_PRIO_MAX		1000000000
 
 enum dem_type {
@@ -64,12 +63,12 @@ enum dem_type {
 /* One node of the document, in the arena. */
 struct dem_node {
 	enum dem_type		  type;
-	int			  plain;	/* scalar unquoted, untagged */
-	const char		 *str;		/* scalar text */
+	int			  plain;  /* unquoted, untagged */
+	const char		 *str;	  /* scalar text */
 	size_t			  len;
-	struct dem_node		**kids;		/* SEQ items; MAP key, value */
-	size_t			  n;		/* SEQ items; MAP pairs * 2 */
-	unsigned long		  line;		/* 1-based */
+	struct dem_node		**kids;	  /* SEQ items; MAP keys, values */
+	size_t			  n;	  /* SEQ items, MAP 2 x pairs */
+	unsigned long		  line;	  /* 1-based */
 	unsigned long		  col;
 };
 
@@ -131,8 +130,8 @@ static int	 dem_bool(struct dem *, const struct dem_node *, const char *,
 static int	 dem_decimal(const char *, double *);
 static int	 dem_number(struct dem *, const struct dem_node *,
 		    const char *, double *);
-static int	 dem_ratio(struct dem *, const struct dem_node *, const char *,
-		    double *);
+static int	 dem_ratio(struct dem *, const struct dem_node *,
+		    const char *, double *);
 static int	 dem_duration(struct dem *, const struct dem_node *,
 		    const char *, double *);
 static int	 dem_quantity(struct dem *, const struct dem_node *,
@@ -151,8 +150,8 @@ static int	 dem_classes(struct dem *, const struct dem_node *,
 		    struct plan_demand *);
 static int	 dem_replicas(struct dem *, const struct dem_node *,
 		    const char *, struct plan_workload *);
-static int	 dem_needs(struct dem *, const struct dem_node *, const char *,
-		    struct plan_workload *);
+static int	 dem_needs(struct dem *, const struct dem_node *,
+		    const char *, struct plan_workload *);
 static int	 dem_sharing(struct dem *, const struct dem_node *,
 		    const char *, struct plan_workload *);
 static int	 dem_workload(struct dem *, const struct dem_node *,
@@ -1197,8 +1196,8 @@ dem_classes(struct dem *m, const struct dem_node *n, struct plan_demand *d)
 			return rc;
 		dem_fld(g, f, "value");
 		if ((rc = dem_int(m, v, g, DEM_PRIO_MIN, DEM_PRIO_MAX,
-		    "a non-negative integer", &d->priority_classes[i].value)) !=
-		    KUBE_OK)
+		    "an integer from -2147483648 to 1000000000",
+		    &d->priority_classes[i].value)) != KUBE_OK)
 			return rc;
 	}
 	return KUBE_OK;
@@ -1281,8 +1280,8 @@ dem_needs(struct dem *m, const struct dem_node *n, const char *fld,
 			dem_fld(f, fld, "gpu");
 			if (gpu->type != DEM_SCALAR ||
 			    strcmp(gpu->str, "whole") != 0)
-				return dem_fail(m, gpu, f, "expected \"whole\", "
-				    "got %s", dem_what(q, gpu));
+				return dem_fail(m, gpu, f, "expected "
+				    "\"whole\", got %s", dem_what(q, gpu));
 			w->whole = 1;
 			return KUBE_OK;
 		}
@@ -1364,8 +1363,9 @@ dem_sharing(struct dem *m, const struct dem_node *n, const char *fld,
 	if (n->type == DEM_SCALAR) {
 		if (w->share == PLAN_SHARE_TIME_SLICING ||
 		    w->share == PLAN_SHARE_MPS)
-			return dem_fail(m, n, fld, "%s needs replicasPerDevice: "
-			    "write {mode: %s, replicasPerDevice: N}", s, s);
+			return dem_fail(m, n, fld, "%s needs "
+			    "replicasPerDevice: write {mode: %s, "
+			    "replicasPerDevice: N}", s, s);
 		if (w->share == PLAN_SHARE_MEMORY)
 			return dem_fail(m, n, fld, "memory needs each "
 			    "replica's share: write {mode: memory, memory: "

@@ -348,7 +348,7 @@ test_json(void **state)
 	assert_int_equal(d->policy.repartition_running, 1);
 	assert_true(d->policy.time_limit == 0.5);
 	assert_true(d->policy.mip_gap == 0.02);
-	assert_int_equal(d->priority_classes[0].value, 5);
+	assert_int_equal(d->priority_classes[0].value, -5);
 	assert_string_equal(d->teams[0].namespace, "json-team");
 	assert_int_equal(d->teams[0].cap_gpu_milli, 1500);
 	assert_int_equal(d->teams[0].cap_memory_mib, 80 * 1024);
@@ -360,7 +360,7 @@ test_json(void **state)
 	assert_int_equal(w->share, PLAN_SHARE_MPS);
 	assert_int_equal(w->per_device, 3);
 	assert_string_equal(w->priority_class, "gold");
-	assert_int_equal(w->priority, 5);
+	assert_int_equal(w->priority, -5);
 	plan_demand_free(d);
 }
 
@@ -504,7 +504,8 @@ test_errors(void **state)
 		  "letters, digits and '-', starting and ending with a letter "
 		  "or digit)" },
 		/* 15: an invalid quantity */
-		{ HEAD "teams:\n- namespace: a\n  caps: {gpus: 8, memory: 2TB}\n"
+		{ HEAD "teams:\n- namespace: a\n"
+		  "  caps: {gpus: 8, memory: 2TB}\n"
 		  "  workloads: [{name: w, replicas: 1, needs: gpu}]\n",
 		  "demand.yaml:5:27: teams[0].caps.memory: invalid quantity "
 		  "\"2TB\" (expected a quantity such as 2Ti or 640Gi)" },
@@ -543,7 +544,8 @@ test_errors(void **state)
 		{ HEAD "teams:\n- namespace: a\n  workloads:\n"
 		  "  - {name: w, replicas: 1, needs: gpu, sharing: mps}\n",
 		  "demand.yaml:6:49: teams[0].workloads[0].sharing: mps needs "
-		  "replicasPerDevice: write {mode: mps, replicasPerDevice: N}" },
+		  "replicasPerDevice: write {mode: mps, "
+		  "replicasPerDevice: N}" },
 		/* 25: a count on an exclusive device */
 		{ HEAD "teams:\n- namespace: a\n  workloads:\n"
 		  "  - name: w\n    replicas: 1\n    needs: gpu\n"
@@ -597,17 +599,19 @@ test_errors(void **state)
 		{ HEAD "priorityClasses:\n- {name: system-high, value: 1}\n"
 		  "teams: []\n",
 		  "demand.yaml:4:10: priorityClasses[0].name: \"system-high\": "
-		  "names starting with \"system-\" are reserved by Kubernetes" },
+		  "names starting with \"system-\" are reserved by "
+		  "Kubernetes" },
 		/* 36: a priority above what users may define */
 		{ HEAD "priorityClasses:\n- {name: top, value: 2000000000}\n"
 		  "teams: []\n",
 		  "demand.yaml:4:22: priorityClasses[0].value: \"2000000000\" "
 		  "is above the limit 1000000000" },
-		/* 37: a negative priority */
-		{ HEAD "priorityClasses:\n- {name: low, value: -10}\n"
+		/* 37: a priority below int32 */
+		{ HEAD "priorityClasses:\n- {name: low, value: -3000000000}\n"
 		  "teams: []\n",
-		  "demand.yaml:4:22: priorityClasses[0].value: expected a "
-		  "non-negative integer, got \"-10\"" },
+		  "demand.yaml:4:22: priorityClasses[0].value: expected an "
+		  "integer from -2147483648 to 1000000000, got "
+		  "\"-3000000000\"" },
 		/* 38: a team without workloads */
 		{ HEAD "teams:\n- namespace: a\n  workloads: []\n",
 		  "demand.yaml:5:14: teams[0].workloads: expected at least one "
