@@ -277,8 +277,8 @@ geo_memo_add(struct geo_search *s, const void *key, size_t len,
 static void
 geo_dfs(struct geo_search *s, size_t from)
 {
-	size_t	j, off = 0;
-	uint64_t f = from;
+	uint64_t	f = from;
+	size_t		j, off = 0;
 
 	memcpy(s->key + off, &f, sizeof(f));
 	off += sizeof(f);
@@ -527,8 +527,8 @@ plan_patterns(const struct plan_geometry *g, const int *pinned,
 			pat[i].compute = base_c;
 			pat[i].memory = base_m;
 			for (k = 0; k < v->nadded; k++) {
-				pr = &g->profiles[
-				    g->placements[pat[i].placements[k]].profile];
+				pf = pat[i].placements[k];
+				pr = &g->profiles[g->placements[pf].profile];
 				pat[i].compute += pr->compute;
 				pat[i].memory += pr->memory;
 			}
