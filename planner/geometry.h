@@ -73,7 +73,7 @@ struct plan_pattern {
  * Every distinct count vector that can be added to one GPU of
  * geometry g already holding the npinned placements in pinned, each
  * with one realisation.  The empty vector ("nothing added") is always
- * there, and so is the whole GPU when nothing is pinned.
+ * there, and so is the whole GPU when nothing is pinned and g has one.
  *
  * Without flags, a vector is kept when some set of placements with
  * those counts fits together with the pinned ones; that is what
