@@ -733,7 +733,15 @@ derive(const struct kube_snapshot *s, const struct kube_counter_set *set,
 		pname = attr_str(devs[i], "type");
 		if (whole == NULL && pname != NULL && strcmp(pname, "gpu") == 0)
 			whole = devs[i];
-		if (full == NULL && consumes_all(devs[i], set))
+		/*
+		 * Without a type "gpu", the whole GPU is a device consuming
+		 * everything that is no MIG profile: the full-size profile
+		 * (7g on Ampere, which publishes no whole GPU) consumes
+		 * everything too.
+		 */
+		if (full == NULL && (pname == NULL || strcmp(pname,
+		    "mig") != 0) && attr_str(devs[i], "profile") == NULL &&
+		    consumes_all(devs[i], set))
 			full = devs[i];
 	}
 	if (whole != NULL)

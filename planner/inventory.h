@@ -108,16 +108,19 @@ int	plan_inventory_from_fleet(const char *spec,
  *        consumes (else the last number of its name, else 0);
  *      - profiles, in order of first appearance: the device's
  *        `profile` attribute; PLAN_WHOLE_GPU for a device of type
- *        "gpu" or one that consumes every counter of the set at its
- *        full value (whole = 1); else the device name without the
- *        GPU's name and '-' in front and without a last "-<number>"
- *        ("acc-0-half-1" on acc-0 is "half").  memory counts the
- *        memory-slice counters consumed; compute is N of a "<N>g."
- *        name, for the whole GPU the geometry's compute_slices (the
- *        largest N of its profiles); me is 1 for "+me" names; sm and
- *        memory_mib are the device's capacities multiprocessors and
- *        memory, else what it consumes of the counters of those names;
- *        gi_id is the GI profile ID of an NVIDIA device name, else -1;
+ *        "gpu", or one without a profile attribute nor type "mig" that
+ *        consumes every counter of the set at its full value (whole =
+ *        1; a full-size MIG profile such as 7g.80gb consumes
+ *        everything too and stays a profile); else the device name
+ *        without the GPU's name and '-' in front and without a last
+ *        "-<number>" ("acc-0-half-1" on acc-0 is "half").  memory
+ *        counts the memory-slice counters consumed; compute is N of a
+ *        "<N>g." name, for the whole GPU the geometry's
+ *        compute_slices (the largest N of its profiles); me is 1 for
+ *        "+me" names; sm and memory_mib are the device's capacities
+ *        multiprocessors and memory, else what it consumes of the
+ *        counters of those names; gi_id is the GI profile ID of an
+ *        NVIDIA device name, else -1;
  *      - model: plan_catalog_for_product() of the productName
  *        attribute, else the productName, else the driver; product
  *        the productName (NULL when none); driver the slice's driver;
@@ -127,11 +130,11 @@ int	plan_inventory_from_fleet(const char *spec,
  *        and memory, else the largest profile's (0 when none says);
  *        derived 1; source names s.
  *     GPUs with identical derived geometries (all of the above, in
- *     order) share one.  The GPU's name is the name of its device of
- *     type "gpu" (else the one consuming everything, else the set's
- *     name without "-counter-set"); devices[] holds the device name of
- *     every placement.  A device consuming two counter sets counts for
- *     the first only (a warning says so).
+ *     order) share one.  The GPU's name is the name of its whole
+ *     device (as above), else the set's name without "-counter-set"
+ *     (Ampere's "gpu-0-counter-set" is gpu-0); devices[] holds the
+ *     device name of every placement.  A device consuming two counter
+ *     sets counts for the first only (a warning says so).
  * (b) Devices of gpu.nvidia.com that consume no counters: whole GPUs
  *     (type "gpu", by uuid) and static MIG devices (type "mig", by
  *     parentUUID; the parent GPU need not be published).  The

@@ -607,6 +607,64 @@ test_snapshot_warnings(void **state)
 	kube_snapshot_free(s);
 }
 
+/*
+ * Ampere with DynamicMIG publishes no whole GPU: the full-size profile
+ * consumes every counter but stays a profile, and the GPU is named
+ * after its counter set.
+ */
+static void
+test_snapshot_no_whole(void **state)
+{
+	struct kube_snapshot	*s;
+	struct plan_inventory	*inv;
+	const struct plan_geometry *g;
+
+	(void)state;
+	s = load_text(
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceSlice\n"
+	    "metadata: {name: n1-gpu}\n"
+	    "spec:\n"
+	    "  driver: gpu.nvidia.com\n"
+	    "  nodeName: n1\n"
+	    "  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+	    "  sharedCounters:\n"
+	    "  - name: gpu-0-counter-set\n"
+	    "    counters: {memory-slice-0: {value: '1'}, memory-slice-1: "
+	    "{value: '1'}}\n"
+	    "  devices:\n"
+	    "  - name: gpu-0-mig-2g10gb-5-0\n"
+	    "    attributes: {type: {string: mig}, profile: {string: 2g.10gb}, "
+	    "productName: {string: NVIDIA A30}}\n"
+	    "    consumesCounters:\n"
+	    "    - {counterSet: gpu-0-counter-set, counters: {memory-slice-0: "
+	    "{value: '1'}, memory-slice-1: {value: '1'}}}\n"
+	    "  - name: gpu-0-mig-1g5gb-14-1\n"
+	    "    attributes: {type: {string: mig}, profile: {string: 1g.5gb}, "
+	    "productName: {string: NVIDIA A30}}\n"
+	    "    consumesCounters:\n"
+	    "    - {counterSet: gpu-0-counter-set, counters: {memory-slice-1: "
+	    "{value: '1'}}}\n");
+	inv = read_snapshot(s, NULL);
+	assert_int_equal(inv->ngpus, 1);
+	assert_string_equal(inv->gpus[0].name, "gpu-0");
+	g = inv->geometries[0];
+	assert_string_equal(g->model, "A30-24GB");
+	assert_int_equal(g->nprofiles, 2);
+	assert_string_equal(g->profiles[0].name, "1g.5gb");
+	assert_int_equal(g->profiles[0].whole, 0);
+	assert_int_equal(g->profiles[0].gi_id, 14);
+	assert_string_equal(g->profiles[1].name, "2g.10gb");
+	assert_int_equal(g->profiles[1].whole, 0);
+	assert_int_equal(g->profiles[1].compute, 2);
+	assert_int_equal(g->profiles[1].memory, 2);
+	assert_int_equal(g->compute_slices, 2);
+	assert_int_equal(g->placements[0].start, 1);
+	assert_int_equal(g->placements[1].start, 0);
+	plan_inventory_free(inv);
+	kube_snapshot_free(s);
+}
+
 static void
 add_running(struct plan_inventory *inv, size_t gi, const char *profile,
     int start, const char *ns, const char *claim)
@@ -793,6 +851,7 @@ main(void)
 		cmocka_unit_test(test_snapshot_generic),
 		cmocka_unit_test(test_example_cluster),
 		cmocka_unit_test(test_snapshot_warnings),
+		cmocka_unit_test(test_snapshot_no_whole),
 		cmocka_unit_test(test_round_trip),
 	};
 
