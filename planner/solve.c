@@ -998,6 +998,43 @@ find_pattern(const struct plan_pattern *pat, size_t npat, const int *count,
 	return (NULL);
 }
 
+/*
+ * Whether the plan cuts a GPU differently from today: a static GPU
+ * whose instances (running and spare) differ from the existing ones,
+ * a whole GPU that gets MIG instances.  Dynamic MIG needs no change
+ * made by hand: its instances come and go with their claims.
+ */
+static int
+layout_changed(const struct plan_geometry *g, const struct plan_gpu *gp,
+    const struct plan_gpu_layout *lay)
+{
+	int	*now, *then, changed = 0;
+	size_t	 j;
+
+	switch (gp->mode) {
+	case PLAN_MODE_DYNAMIC:
+		return (0);
+	case PLAN_MODE_WHOLE:
+		for (j = 0; j < lay->nslots; j++)
+			if (!g->profiles[g->placements[lay->slots[j].
+			    placement].profile].whole)
+				changed = 1;
+		return (changed);
+	case PLAN_MODE_STATIC:
+		break;
+	}
+	now = xcalloc(g->nprofiles + 1, sizeof(int));
+	then = xcalloc(g->nprofiles + 1, sizeof(int));
+	for (j = 0; j < gp->nexisting; j++)
+		now[g->placements[gp->existing[j]].profile]++;
+	for (j = 0; j < lay->nslots; j++)
+		then[g->placements[lay->slots[j].placement].profile]++;
+	changed = memcmp(now, then, g->nprofiles * sizeof(int)) != 0;
+	free(now);
+	free(then);
+	return (changed);
+}
+
 static void
 make_layouts(struct plan *pl)
 {
@@ -1180,21 +1217,24 @@ make_layouts(struct plan *pl)
 			}
 		}
 		free(used_unit);
-		lay->used = lay->nslots > 0;
-		if (gp->mode != PLAN_MODE_DYNAMIC && pat != NULL) {
-			int *now = xcalloc(g->nprofiles + 1, sizeof(int));
-			int *then = xcalloc(g->nprofiles + 1, sizeof(int));
-
-			for (j = 0; j < gp->nexisting; j++)
-				now[g->placements[gp->existing[j]].profile]++;
-			for (j = 0; j < lay->nslots; j++)
-				then[g->placements[lay->slots[j].placement].
-				    profile]++;
-			lay->changed = memcmp(now, then,
-			    g->nprofiles * sizeof(int)) != 0;
-			free(now);
-			free(then);
+		for (j = 0; j < lay->nslots; j++)
+			if (lay->slots[j].kind != PLAN_OWNER_SPARE)
+				lay->used = 1;
+		/* A static GPU nobody uses keeps today's instances, as
+		   spares: cutting it anew would gain nothing. */
+		if (gp->mode == PLAN_MODE_STATIC && !lay->used) {
+			free(lay->slots);
+			lay->slots = xcalloc(gp->nexisting + 1,
+			    sizeof(*lay->slots));
+			lay->nslots = 0;
+			for (j = 0; j < gp->nexisting; j++) {
+				lay->slots[lay->nslots].placement =
+				    gp->existing[j];
+				lay->slots[lay->nslots].kind = PLAN_OWNER_SPARE;
+				lay->nslots++;
+			}
 		}
+		lay->changed = layout_changed(g, gp, lay);
 		if (lay->used)
 			res->gpus_used++;
 		if (lay->rebuilt)

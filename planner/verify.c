@@ -1,0 +1,248 @@
+/*
+ * verify.c: replay a plan through the structured allocator (verify.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "alloc.h"
+#include "inventory.h"
+#include "verify.h"
+#include "xmalloc.h"
+
+static double
+now_seconds(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+}
+
+/* The PCI bus ID the snapshot gives GPU gp: its own, else a device's. */
+static const char *
+gpu_bus(const struct kube_snapshot *s, const struct plan_inventory *inv,
+    const struct plan_gpu *gp, char *name, size_t len)
+{
+	const struct kube_device	*dev;
+	const struct kube_attr		*a;
+
+	if (plan_inventory_device(inv, gp, 0, name, len) == NULL)
+		return (NULL);
+	dev = kube_snapshot_device(s, PLAN_NVIDIA_DRIVER, gp->node, name);
+	if (dev == NULL)
+		return (gp->pci_bus_id);
+	a = kube_device_attr(dev, "resource.kubernetes.io", "pciBusID");
+	return (a != NULL && a->s != NULL ? a->s : gp->pci_bus_id);
+}
+
+/*
+ * A static or whole GPU: its instances are made by mig-parted at the
+ * planned placements, so the allocator's per-device checks (counters
+ * of the memory slices and engines, in use) must pass for exactly the
+ * planned device, which is then held.
+ */
+static void
+check_device(struct dra_allocator *a, const struct kube_snapshot *s,
+    const struct plan_gpu *gp, const struct kube_device_request *dr,
+    const char *want, const struct plan_geometry *g,
+    const struct plan_placement *pl, size_t k, struct plan_verify *v)
+{
+	struct kube_device		*dev;
+	struct dra_check_detail		 det;
+	struct dra_alloc_result		 res;
+	struct dra_alloc_pick		 pick;
+	enum dra_check			 ck = DRA_CHECK_NODE;
+	char				 msg[512];
+
+	dev = kube_snapshot_device(s, PLAN_NVIDIA_DRIVER, gp->node, want);
+	if (dev != NULL) {
+		memset(&det, 0, sizeof(det));
+		ck = dra_device_check(a, gp->node, kube_snapshot_node(s,
+		    gp->node), "plan", dr, dev, &det);
+	}
+	if (ck == DRA_CHECK_OK) {
+		memset(&pick, 0, sizeof(pick));
+		pick.request = (char *)"gpu";
+		pick.device = dev;
+		memset(&res, 0, sizeof(res));
+		res.status = DRA_ALLOC_OK;
+		res.picks = &pick;
+		res.npicks = 1;
+		dra_allocator_hold(a, &res);
+		v->accepted++;
+		return;
+	}
+	if (v->first_failure != NULL)
+		return;
+	snprintf(msg, sizeof(msg), "%s/%s: instance %zu (%s): the allocator "
+	    "refuses device %s (check %d)", gp->node, gp->name, k + 1,
+	    g->profiles[pl->profile].name, want, (int)ck);
+	v->first_failure = xstrdup(msg);
+}
+
+/* One node: its used GPUs, their kept running claims, the replay. */
+static int
+verify_node(const struct plan_inventory *inv, const struct plan_result *r,
+    const size_t *gpus, size_t ngpus, struct plan_verify *v,
+    struct dra_err *err)
+{
+	struct plan_inventory		 copy;
+	struct kube_snapshot		*s = NULL;
+	struct dra_allocator		*a = NULL;
+	struct dra_alloc_result		 res;
+	struct kube_device_request	 dr;
+	struct kube_request		 rq;
+	struct dra_claim_ref		 ref;
+	const struct plan_geometry	*g;
+	const struct plan_gpu		*gp;
+	const struct plan_gpu_layout	*lay;
+	const struct plan_placement	*pl;
+	const char			*sel[1], *bus;
+	char				 selector[512], want[128], name[128];
+	size_t				 i, k;
+	int				 rc;
+
+	/* Rebuilt GPUs publish no running claims: they were moved. */
+	copy = *inv;
+	copy.gpus = xcalloc(inv->ngpus, sizeof(*copy.gpus));
+	memcpy(copy.gpus, inv->gpus, inv->ngpus * sizeof(*copy.gpus));
+	for (i = 0; i < ngpus; i++)
+		if (r->gpus[gpus[i]].rebuilt)
+			copy.gpus[gpus[i]].nrunning = 0;
+	rc = plan_inventory_snapshot_gpus(&copy, gpus, ngpus, 0, &s, err);
+	free(copy.gpus);
+	if (rc != KUBE_OK)
+		return (rc);
+	if ((rc = dra_allocator_new(s, NULL, &a, err)) != KUBE_OK) {
+		kube_snapshot_free(s);
+		return (rc);
+	}
+	for (i = 0; i < ngpus && rc == KUBE_OK; i++) {
+		gp = &inv->gpus[gpus[i]];
+		g = inv->geometries[gp->geometry];
+		lay = &r->gpus[gpus[i]];
+		bus = gpu_bus(s, inv, gp, name, sizeof(name));
+		for (k = 0; k < lay->nslots; k++) {
+			if (lay->slots[k].kind == PLAN_OWNER_RUNNING)
+				continue;	/* published as allocated */
+			if (gp->mode == PLAN_MODE_DYNAMIC &&
+			    lay->slots[k].kind == PLAN_OWNER_SPARE)
+				continue;	/* nobody claims it */
+			if (!lay->used)
+				continue;	/* kept as it is */
+			pl = &g->placements[lay->slots[k].placement];
+			v->instances++;
+			if (g->profiles[pl->profile].whole)
+				snprintf(selector, sizeof(selector),
+				    "device.attributes['resource.kubernetes.io']"
+				    ".pciBusID == '%s'", bus != NULL ? bus : "");
+			else
+				snprintf(selector, sizeof(selector),
+				    "device.attributes['%s'].profile == '%s' && "
+				    "device.attributes['resource.kubernetes.io']"
+				    ".pciBusID == '%s'", PLAN_NVIDIA_DRIVER,
+				    g->profiles[pl->profile].name,
+				    bus != NULL ? bus : "");
+			memset(&dr, 0, sizeof(dr));
+			dr.name = "";
+			dr.class_name = g->profiles[pl->profile].whole ?
+			    PLAN_CLASS_GPU : PLAN_CLASS_MIG;
+			sel[0] = selector;
+			dr.selectors = sel;
+			dr.nselectors = 1;
+			dr.mode = KUBE_MODE_EXACT_COUNT;
+			dr.mode_text = "ExactCount";
+			dr.count = 1;
+			memset(&rq, 0, sizeof(rq));
+			rq.name = "gpu";
+			rq.exactly = &dr;
+			memset(&ref, 0, sizeof(ref));
+			ref.namespace = "plan";
+			ref.name = "verify";
+			ref.spec = &(struct kube_claim_spec){ &rq, 1, NULL, 0,
+			    0 };
+			if (plan_inventory_device(inv, gp,
+			    lay->slots[k].placement, want,
+			    sizeof(want)) == NULL)
+				want[0] = '\0';
+			if (gp->mode != PLAN_MODE_DYNAMIC) {
+				/* mig-parted makes the instance where the
+				   plan says: check that very device. */
+				check_device(a, s, gp, &dr, want, g, pl, k, v);
+				continue;
+			}
+			memset(&res, 0, sizeof(res));
+			rc = dra_allocate(a, gp->node, kube_snapshot_node(s,
+			    gp->node), &ref, 1, &res, err);
+			if (rc != KUBE_OK)
+				break;
+			if (res.status == DRA_ALLOC_OK && res.npicks == 1 &&
+			    strcmp(res.picks[0].device->name, want) == 0) {
+				v->accepted++;
+				dra_allocator_hold(a, &res);
+			} else if (v->first_failure == NULL) {
+				char msg[512];
+
+				snprintf(msg, sizeof(msg), "%s/%s: instance %zu "
+				    "(%s): allocator %s%s, plan names %s",
+				    gp->node, gp->name, k + 1,
+				    g->profiles[pl->profile].name,
+				    res.status == DRA_ALLOC_OK ? "picked " :
+				    "found no device",
+				    res.status == DRA_ALLOC_OK &&
+				    res.npicks > 0 ? res.picks[0].device->name :
+				    (res.message != NULL ? res.message : ""),
+				    want);
+				v->first_failure = xstrdup(msg);
+				if (res.status == DRA_ALLOC_OK)
+					dra_allocator_hold(a, &res);
+			}
+			dra_alloc_result_free(&res);
+		}
+	}
+	dra_allocator_free(a);
+	kube_snapshot_free(s);
+	v->nodes++;
+	return (rc);
+}
+
+int
+plan_verify(const struct plan_inventory *inv, const struct plan_result *r,
+    struct plan_verify *v, struct dra_err *err)
+{
+	size_t	*gpus, n, i, j;
+	int	 rc = KUBE_OK, any;
+	double	 t0 = now_seconds();
+
+	memset(v, 0, sizeof(*v));
+	if (r->gpus == NULL || r->ngpus != inv->ngpus)
+		return (dra_err_set(err, KUBE_E_CONFIG,
+		    "plan has no layout to verify"));
+	gpus = xcalloc(inv->ngpus + 1, sizeof(size_t));
+	for (i = 0; i < inv->ngpus && rc == KUBE_OK; i = j) {
+		n = 0;
+		any = 0;
+		for (j = i; j < inv->ngpus &&
+		    strcmp(inv->gpus[j].node, inv->gpus[i].node) == 0; j++) {
+			gpus[n++] = j;
+			if (r->gpus[j].used)
+				any = 1;
+		}
+		if (any)
+			rc = verify_node(inv, r, gpus, n, v, err);
+	}
+	free(gpus);
+	v->seconds = now_seconds() - t0;
+	return (rc);
+}
+
+void
+plan_verify_free(struct plan_verify *v)
+{
+	if (v == NULL)
+		return;
+	free(v->first_failure);
+	v->first_failure = NULL;
+}
