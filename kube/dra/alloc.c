@@ -574,6 +574,27 @@ eval_device(struct dra_allocator *a, const struct kube_device *d,
  * class) for the allocator's life, as deviceMatchesRequest caches it
  * for one Allocate call, in one array per slice.
  */
+/*
+ * Whether sig is still r's selectors: a caller may build requests in
+ * memory it reuses (the planner's one-device claims), so a request
+ * found by its address is checked against its text.
+ */
+static int
+sig_matches(const struct dra_sellist *sig, const struct kube_device_request *r)
+{
+	const char	*k = sig->key;
+	size_t		 i, n;
+
+	for (i = 0; i < r->nselectors; i++) {
+		n = r->selectors[i] != NULL ? strlen(r->selectors[i]) : 0;
+		if (strncmp(k, r->selectors[i] != NULL ? r->selectors[i] : "",
+		    n) != 0 || k[n] != '\x1e')
+			return 0;
+		k += n + 1;
+	}
+	return *k == '\0';
+}
+
 static struct dra_sellist *
 request_sig(struct dra_allocator *a, const struct kube_device_request *r)
 {
@@ -582,9 +603,16 @@ request_sig(struct dra_allocator *a, const struct kube_device_request *r)
 	struct dra_buf		 b;
 	size_t			 i;
 
-	if (rs != NULL && rs->req == r)
+	if (rs != NULL && rs->req == r && sig_matches(rs->sig, r))
 		return rs->sig;
 	HASH_FIND_PTR(a->reqsigs, &r, rs);
+	if (rs != NULL && !sig_matches(rs->sig, r)) {
+		/* The same memory holds another request now. */
+		HASH_DEL(a->reqsigs, rs);
+		if (a->last_rs == rs)
+			a->last_rs = NULL;
+		rs = NULL;
+	}
 	if (rs == NULL) {
 		dra_buf_init(&b, SIZE_MAX / 2);
 		for (i = 0; i < r->nselectors; i++) {

@@ -110,7 +110,7 @@ test_example(void **state)
 
 	t = &d->teams[1];
 	assert_string_equal(t->namespace, "team-b");
-	assert_int_equal(t->cap_gpu_milli, 2500);
+	assert_int_equal(t->cap_gpu_milli, 3000);
 	assert_int_equal(t->cap_memory_mib, -1);
 	w = workload(d, 1, 0);
 	assert_string_equal(w->name, "notebook");
