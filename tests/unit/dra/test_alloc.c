@@ -1803,6 +1803,75 @@ test_node_selector_match(void **state)
  * another hold their devices, counters and consumed capacity, and give
  * them back.
  */
+/*
+ * A request built in memory the caller reuses (one claim after
+ * another at the same address, selectors in the same buffer) gets the
+ * verdicts of its own selectors, not of the request that used the
+ * memory before.
+ */
+static void
+test_request_reused_memory(void **state)
+{
+	struct kube_snapshot		*s;
+	struct dra_allocator		*a;
+	struct dra_alloc_result		 res;
+	struct dra_err			 err;
+	struct kube_device_request	 dr;
+	struct kube_request		 rq;
+	struct kube_claim_spec		 spec;
+	struct dra_claim_ref		 ref;
+	char				 sel[128];
+	const char			*sv[1] = { sel };
+	const char			*want[] = { "d-a", "d-b" };
+	size_t				 i;
+
+	(void)state;
+	s = dratest_load(CLASS NODE("n1")
+	    "apiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceSlice\n"
+	    "metadata: {name: n1}\n"
+	    "spec:\n"
+	    "  driver: dev.example.com\n"
+	    "  nodeName: n1\n"
+	    "  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+	    "  devices:\n"
+	    "  - name: d-a\n"
+	    "    attributes: {kind: {string: a}}\n"
+	    "  - name: d-b\n"
+	    "    attributes: {kind: {string: b}}\n");
+	a = new_alloc(s, NULL);
+	for (i = 0; i < 2; i++) {
+		snprintf(sel, sizeof(sel),
+		    "device.attributes['dev.example.com'].kind == '%s'",
+		    i == 0 ? "a" : "b");
+		memset(&dr, 0, sizeof(dr));
+		dr.name = "";
+		dr.class_name = "any";
+		dr.selectors = sv;
+		dr.nselectors = 1;
+		dr.mode = KUBE_MODE_EXACT_COUNT;
+		dr.count = 1;
+		memset(&rq, 0, sizeof(rq));
+		rq.name = "r";
+		rq.exactly = &dr;
+		memset(&spec, 0, sizeof(spec));
+		spec.requests = &rq;
+		spec.nrequests = 1;
+		memset(&ref, 0, sizeof(ref));
+		ref.namespace = "ns";
+		ref.name = "c";
+		ref.spec = &spec;
+		memset(&res, 0, sizeof(res));
+		assert_int_equal(dra_allocate(a, "n1", kube_snapshot_node(s,
+		    "n1"), &ref, 1, &res, &err), KUBE_OK);
+		assert_int_equal(res.status, DRA_ALLOC_OK);
+		assert_string_equal(res.picks[0].device->name, want[i]);
+		dra_alloc_result_free(&res);
+	}
+	dra_allocator_free(a);
+	kube_snapshot_free(s);
+}
+
 static void
 test_hold(void **state)
 {
@@ -1945,6 +2014,7 @@ main(void)
 		cmocka_unit_test(test_fixes_1_37),
 		cmocka_unit_test(test_v1_37_2),
 		cmocka_unit_test(test_hold),
+		cmocka_unit_test(test_request_reused_memory),
 		cmocka_unit_test(test_cases_match_records),
 	};
 
