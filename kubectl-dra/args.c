@@ -277,6 +277,30 @@ set_flag(const struct dra_flag *f, const char *value, struct dra_opts *o,
 	case DRA_F_WHAT_IF:
 		o->what_if = value;
 		break;
+	case DRA_F_DEMAND:
+		o->demand = value;
+		break;
+	case DRA_F_FLEET:
+		o->fleet = value;
+		break;
+	case DRA_F_MIG:
+		o->mig = value;
+		break;
+	case DRA_F_TIME_LIMIT:
+		o->time_limit = value;
+		break;
+	case DRA_F_GAP:
+		o->gap = value;
+		break;
+	case DRA_F_BASELINE:
+		o->baseline = value;
+		break;
+	case DRA_F_VERIFY:
+		o->verify = b ? 1 : 0;
+		break;
+	case DRA_F_NO_VERIFY:
+		o->verify = b ? -1 : 0;
+		break;
 	}
 	return KUBE_OK;
 }

@@ -14,6 +14,7 @@ const struct dra_cmd *const dra_cmd_table[] = {
 	&dra_cmd_describe,
 	&dra_cmd_get,
 	&dra_cmd_help,
+	&dra_cmd_plan,
 	&dra_cmd_snapshot,
 	&dra_cmd_version,
 	&dra_cmd_why,

@@ -182,6 +182,7 @@ offer_values(struct dra_ctx *ctx, const struct dra_cmd *cmd,
 		return DIRECTIVE_NOFILE;
 	case DRA_F_FROM:
 	case DRA_F_WHAT_IF:
+	case DRA_F_DEMAND:
 	case DRA_F_KUBECONFIG:
 	case DRA_F_CA:
 	case DRA_F_CLIENT_CERT:

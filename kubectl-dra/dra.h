@@ -68,6 +68,14 @@ enum dra_flag_id {
 	DRA_F_CLIENT,
 	DRA_F_NODE,
 	DRA_F_WHAT_IF,
+	DRA_F_DEMAND,
+	DRA_F_FLEET,
+	DRA_F_MIG,
+	DRA_F_TIME_LIMIT,
+	DRA_F_GAP,
+	DRA_F_BASELINE,
+	DRA_F_VERIFY,
+	DRA_F_NO_VERIFY,
 };
 
 /*
@@ -119,6 +127,13 @@ struct dra_opts {
 	int		 client_only;	/* version --client */
 	const char	*node;		/* why --node */
 	const char	*what_if;	/* why --what-if FILE */
+	const char	*demand;	/* plan --demand FILE */
+	const char	*fleet;		/* plan --fleet SPEC */
+	const char	*mig;		/* plan --mig dynamic|static */
+	const char	*time_limit;	/* plan --time-limit DURATION */
+	const char	*gap;		/* plan --gap FRACTION */
+	const char	*baseline;	/* plan --baseline ORDERS */
+	int		 verify;	/* plan --verify: 1, --no-verify: -1 */
 };
 
 /* The positional words after the command name (borrowed from argv). */
@@ -158,6 +173,7 @@ extern const struct dra_cmd dra_cmd_complete;
 extern const struct dra_cmd dra_cmd_describe;
 extern const struct dra_cmd dra_cmd_get;
 extern const struct dra_cmd dra_cmd_help;
+extern const struct dra_cmd dra_cmd_plan;
 extern const struct dra_cmd dra_cmd_snapshot;
 extern const struct dra_cmd dra_cmd_version;
 extern const struct dra_cmd dra_cmd_why;
