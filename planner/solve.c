@@ -64,6 +64,7 @@ struct plan {
 	size_t				 nwl;
 	size_t				*ngeo_gpus;	/* GPUs per geometry */
 	double				 running_load;
+	size_t				 pinned_gpus;	/* hold running claims */
 	double				 fleet_compute;	/* in GPUs */
 	int				 rebuild;	/* repartition allowed and
 							   some class pinned */
@@ -781,18 +782,24 @@ set_objective(struct plan *pl, int level)
 		}
 		break;
 	case 1:
+		/*
+		 * GPUs in use: those of unpinned classes that take a
+		 * pattern, plus every GPU holding running claims (the
+		 * constant pl->pinned_gpus, added by read_level()), less
+		 * those cut anew to nothing (their claims move away).
+		 */
 		glp_set_obj_dir(pl->lp, GLP_MIN);
 		for (ci = 0; ci < pl->ncls; ci++) {
 			c = &pl->cls[ci];
 			for (q = 0; q < c->npat; q++)
-				if (c->npinned > 0 ||
+				if (c->npinned == 0 &&
 				    c->pat[q].nplacements > 0)
 					glp_set_obj_coef(pl->lp,
 					    c->col + (int)q, 1);
 			for (q = 0; q < c->nrpat; q++)
-				if (c->rpat[q].nplacements > 0)
+				if (c->rpat[q].nplacements == 0)
 					glp_set_obj_coef(pl->lp,
-					    c->rcol + (int)q, 1);
+					    c->rcol + (int)q, -1);
 		}
 		break;
 	case 2:
@@ -839,6 +846,15 @@ run_glpk(struct plan *pl, struct glpk_ctx *ctx, int *st, int *ret,
 	glp_init_iocp(&parm);
 	parm.presolve = GLP_ON;
 	parm.msg_lev = GLP_MSG_ON;
+	/*
+	 * Gomory and MIR cuts close the pattern model's small integer
+	 * gaps at the root: without them a nearly empty fleet (a few
+	 * instances on hundreds of GPUs) sent GLPK through a long search
+	 * for its first integer solution (13 s on 200 GPUs, none in 60 s
+	 * on 600).  Measured in docs/BENCHMARKS.md.
+	 */
+	parm.gmi_cuts = GLP_ON;
+	parm.mir_cuts = GLP_ON;
 	parm.mip_gap = pl->gap;
 	parm.cb_func = glpk_cb;
 	parm.cb_info = ctx;
@@ -1168,8 +1184,13 @@ make_layouts(struct plan *pl)
 		owned = xcalloc(g->nprofiles + 1, sizeof(int));
 		for (j = 0; j < gws[i].nunits; j++)
 			owned[gws[i].unit_profile[j]]++;
-		/* Dynamic MIG makes only what is claimed: drop spares. */
-		if (pat != NULL && gp->mode == PLAN_MODE_DYNAMIC &&
+		/*
+		 * Make only what is claimed: dynamic MIG never makes a
+		 * spare, and a spare mig-parted would make is a choice
+		 * among equal optima, not part of the plan.  A static GPU
+		 * that keeps today's layout keeps its spares.
+		 */
+		if (pat != NULL && !gws[i].cls->keep_existing &&
 		    memcmp(owned, pat->count, g->nprofiles * sizeof(int))
 		    != 0) {
 			const struct plan_pattern *alt;
@@ -1450,14 +1471,17 @@ read_level(struct plan *pl, struct glpk_ctx *ctx, int level, int st,
 	int			 maximize = (level == 0);
 
 	lv->name = names[level];
-	lv->value = glp_mip_obj_val(pl->lp);
+	/* GPUs holding running claims are in use whatever they take. */
+	lv->value = glp_mip_obj_val(pl->lp) + (level == 1 ?
+	    (double)pl->pinned_gpus : 0);
 	lv->seconds = now_seconds() - t;
 	lv->proven = (st == GLP_OPT && ret == 0);
 	if (lv->proven) {
 		lv->bound = lv->value;
 		lv->gap = 0;
 	} else {
-		lv->bound = ctx->have_bound ? ctx->bound : lv->value;
+		lv->bound = ctx->have_bound ? ctx->bound + (level == 1 ?
+		    (double)pl->pinned_gpus : 0) : lv->value;
 		if (maximize)
 			lv->bound = floor(lv->bound + 1e-6);
 		else
@@ -1624,6 +1648,8 @@ plan_solve(const struct plan_inventory *inv, const struct plan_demand *d,
 		size_t				 j;
 
 		pl.fleet_compute += 1.0;
+		if (gp->nrunning > 0)
+			pl.pinned_gpus++;
 		for (j = 0; j < gp->nrunning; j++)
 			pl.running_load += compute_share(g,
 			    g->placements[gp->running[j].placement].profile);
@@ -1700,7 +1726,8 @@ plan_solve(const struct plan_inventory *inv, const struct plan_demand *d,
 			res->gap = res->levels[level].gap;
 		if (level + 1 < nlevels)
 			fix_objective(&pl, level == 0,
-			    res->levels[level].value);
+			    res->levels[level].value - (level == 1 ?
+			    (double)pl.pinned_gpus : 0));
 	}
 	if (res->status == PLAN_OPTIMAL || res->status == PLAN_FEASIBLE) {
 		/* A later level that found nothing in time leaves the

@@ -763,8 +763,24 @@ pd_summary(const struct pd *pd)
 	}
 	before = (double)total * price;
 	after = (double)inuse * price;
-	if (best != NULL)
-		base = (double)best->gpus_used * price;
+	if (best != NULL) {
+		/*
+		 * Like for like: first fit needs the same headroom for the
+		 * same load, so its GPUs in service are its GPUs used, or
+		 * what the utilization target keeps in service, whichever
+		 * is more (the plan's used + headroom is the same rule).
+		 */
+		double	want = 0;
+		size_t	keep = best->gpus_used;
+
+		if (pd->d->policy.target > 0 && pd->layout)
+			want = ceil(res->load / pd->d->policy.target - 1e-9);
+		if (want > (double)total)
+			want = (double)total;
+		if ((double)keep < want)
+			keep = (size_t)want;
+		base = (double)keep * price;
+	}
 	c = cJSON_AddObjectToObject(o, "cost");
 	cJSON_AddStringToObject(c, "currency", pd->d->policy.currency !=
 	    NULL ? pd->d->policy.currency : "");

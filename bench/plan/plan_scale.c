@@ -6,13 +6,22 @@
  * fraction of the fleet, runs plan_solve() and prints one JSON line:
  * the size of the program, the status, gap, seconds and GPUs used.
  *
+ * With --baseline ORDER (given, small-first, large-first, random) the
+ * same devices are then placed by the first-fit baseline
+ * (planner/baseline.h) in that order, timed, and its GPUs printed
+ * beside the plan's.
+ *
  *	plan-scale --gpus 1000 --models H100-80GB --pinned 0.3 \
- *	    --teams 10 --load 0.92 --seed 1 [--time-limit 60]
+ *	    --teams 10 --load 0.92 --seed 1 [--time-limit 60] \
+ *	    [--baseline random]
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <time.h>
+
+#include "baseline.h"
 #include "catalog.h"
 #include "demand.h"
 #include "geometry.h"
@@ -20,6 +29,15 @@
 #include "xmalloc.h"
 
 static uint64_t rng = 88172645463325252ULL;
+
+static double
+now_seconds(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+}
 
 static uint64_t
 next(void)
@@ -78,6 +96,7 @@ main(int argc, char **argv)
 	double			 pinned = 0.3, load = 0.92, tl = 60;
 	struct plan_geometry	*geo[16];
 	size_t			 tlen;
+	const char		*order = NULL;
 
 	for (i = 1; i + 1 < (size_t)argc; i += 2) {
 		if (strcmp(argv[i], "--gpus") == 0)
@@ -94,6 +113,8 @@ main(int argc, char **argv)
 			rng += strtoull(argv[i + 1], NULL, 10) * 7919;
 		else if (strcmp(argv[i], "--time-limit") == 0)
 			tl = atof(argv[i + 1]);
+		else if (strcmp(argv[i], "--baseline") == 0)
+			order = argv[i + 1];
 		else {
 			fprintf(stderr, "plan-scale: unknown flag %s\n",
 			    argv[i]);
@@ -184,10 +205,53 @@ main(int argc, char **argv)
 	printf("{\"gpus\": %zu, \"models\": %zu, \"classes\": %zu, "
 	    "\"patterns\": %zu, \"columns\": %zu, \"rows\": %zu, "
 	    "\"status\": \"%s\", \"gap\": %g, \"seconds\": %.3f, "
-	    "\"used\": %zu, \"levels\": [%.0f, %.0f]}\n", ngpus, nm,
+	    "\"used\": %zu, \"levels\": [%.0f, %.0f]", ngpus, nm,
 	    r->nclasses, r->npatterns, r->ncols, r->nrows,
 	    plan_status_name(r->status), r->gap, r->seconds, r->gpus_used,
 	    r->levels[0].value, r->levels[1].value);
+	if (order != NULL) {
+		struct plan_baseline_item	*items = NULL;
+		struct plan_baseline_result	 br;
+		size_t				 n = 0, g;
+		int64_t				 j;
+		double				 t0;
+		enum plan_order			 ord = PLAN_ORDER_RANDOM;
+
+		if (strcmp(order, "given") == 0)
+			ord = PLAN_ORDER_GIVEN;
+		else if (strcmp(order, "small-first") == 0)
+			ord = PLAN_ORDER_SMALL_FIRST;
+		else if (strcmp(order, "large-first") == 0)
+			ord = PLAN_ORDER_LARGE_FIRST;
+		for (g = 0; g < r->ngrants; g++) {
+			const struct plan_grant *gr = &r->grants[g];
+
+			items = xreallocarray(items, n + (size_t)gr->devices + 1,
+			    sizeof(*items));
+			for (j = 0; j < gr->devices; j++, n++) {
+				memset(&items[n], 0, sizeof(items[n]));
+				items[n].geometry = gr->geometry;
+				items[n].profile = geo[gr->geometry]->
+				    profiles[gr->profile].name;
+				items[n].memory = geo[gr->geometry]->
+				    profiles[gr->profile].memory;
+				items[n].workload = gr->workload;
+			}
+		}
+		plan_baseline_order(items, n, ord, 1);
+		memset(&br, 0, sizeof(br));
+		t0 = now_seconds();
+		if (plan_baseline(&inv, items, n, &br, &err) != KUBE_OK) {
+			fprintf(stderr, "plan-scale: %s\n", err.msg);
+			return (1);
+		}
+		printf(", \"baseline\": {\"order\": \"%s\", \"gpus\": %zu, "
+		    "\"unplaced\": %zu, \"seconds\": %.3f}", order,
+		    br.gpus_used, br.unplaced, now_seconds() - t0);
+		plan_baseline_result_free(&br);
+		free(items);
+	}
+	printf("}\n");
 	plan_result_free(r);
 	plan_demand_free(d);
 	free(text);
