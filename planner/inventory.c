@@ -1142,6 +1142,79 @@ cmp_statgrp(const void *a, const void *b)
 	    (*(struct statgrp *const *)b)->key);
 }
 
+/* Whether device name dev belongs to GPU gp (its whole device, an
+   NVIDIA MIG device named after it, or one of its published names). */
+static int
+gpu_has_device(const struct plan_inventory *inv, const struct plan_gpu *gp,
+    const char *dev)
+{
+	size_t	len = strlen(gp->name), k, n;
+
+	if (strcmp(dev, gp->name) == 0 ||
+	    (strncmp(dev, gp->name, len) == 0 &&
+	    strncmp(dev + len, "-mig-", 5) == 0))
+		return 1;
+	if (gp->devices == NULL)
+		return 0;
+	n = inv->geometries[gp->geometry]->nplacements;
+	for (k = 0; k < n; k++)
+		if (gp->devices[k] != NULL && strcmp(gp->devices[k], dev) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Mark the GPUs that have a device with a NoSchedule or NoExecute
+ * taint: the claims a plan makes tolerate none, so the scheduler would
+ * put nothing new there (kube/dra's taint check).
+ */
+static void
+mark_tainted(const struct kube_snapshot *s, struct plan_inventory *inv,
+    struct plan_warnings *warn)
+{
+	const struct kube_slice		*sl;
+	const struct kube_device	*d;
+	const struct kube_taint		*ta;
+	const char			*node;
+	size_t				 i, j, k, g;
+
+	for (i = 0; i < s->slices.n; i++) {
+		sl = s->slices.v[i];
+		if (sl->stale || sl->rejected != NULL)
+			continue;
+		for (j = 0; j < sl->ndevices; j++) {
+			d = &sl->devices[j];
+			ta = NULL;
+			for (k = 0; k < d->ntaints && ta == NULL; k++)
+				if (d->taints[k].effect ==
+				    KUBE_TAINT_NO_SCHEDULE ||
+				    d->taints[k].effect ==
+				    KUBE_TAINT_NO_EXECUTE)
+					ta = &d->taints[k];
+			if (ta == NULL)
+				continue;
+			node = dev_node(d);
+			for (g = 0; g < inv->ngpus; g++) {
+				struct plan_gpu *gp = &inv->gpus[g];
+
+				if (gp->tainted || node == NULL ||
+				    strcmp(gp->node, node) != 0 ||
+				    !gpu_has_device(inv, gp, d->name))
+					continue;
+				gp->tainted = 1;
+				warn_add(warn, "%s/%s/%s: taint %s%s%s:%s on "
+				    "device %s; nothing new is planned on it",
+				    sl->driver != NULL ? sl->driver : "",
+				    gp->node, gp->name, ta->key,
+				    ta->value != NULL && *ta->value ? "=" : "",
+				    ta->value != NULL ? ta->value : "",
+				    ta->effect_text != NULL ?
+				    ta->effect_text : "", d->name);
+			}
+		}
+	}
+}
+
 int
 plan_inventory_from_snapshot(const struct kube_snapshot *s,
     struct plan_inventory **out, struct plan_warnings *warn,
@@ -1265,6 +1338,7 @@ plan_inventory_from_snapshot(const struct kube_snapshot *s,
 		free(ce);
 	}
 	free(t.v);
+	mark_tainted(s, inv, warn);
 	*out = inv;
 	return KUBE_OK;
 }

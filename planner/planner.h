@@ -135,6 +135,12 @@ struct plan_gpu {
 	char			**devices;
 	char			*pci_bus_id;	/* resource.kubernetes.io/pciBusID,
 						   or NULL */
+	/*
+	 * A device of this GPU carries a NoSchedule or NoExecute taint
+	 * (from its slice or a DeviceTaintRule): the workloads of a plan
+	 * tolerate none, so nothing new is planned on it.
+	 */
+	int			 tainted;
 };
 
 /* The GPUs to plan for. */

@@ -24,6 +24,7 @@ struct cls {
 	size_t			 npinned;
 	int			 keep_existing;	/* static MIG with running
 						   claims: today's layout */
+	int			 tainted;	/* takes nothing new */
 	int			*existing;	/* sorted, keep_existing */
 	size_t			 nexisting;
 	size_t			*gpus;		/* inventory indexes */
@@ -362,7 +363,9 @@ build_classes(struct plan *pl, struct dra_err *err)
 		for (j = 0; j < gp->nrunning; j++)
 			k[i].pinned[j] = gp->running[j].placement;
 		qsort(k[i].pinned, k[i].npinned, sizeof(int), cmp_int);
-		if (gp->mode == PLAN_MODE_DYNAMIC)
+		if (gp->tainted)
+			k[i].cat = 3;
+		else if (gp->mode == PLAN_MODE_DYNAMIC)
 			k[i].cat = 0;
 		else if (gp->mode == PLAN_MODE_STATIC && gp->nrunning > 0) {
 			k[i].cat = 2;
@@ -400,6 +403,7 @@ build_classes(struct plan *pl, struct dra_err *err)
 		c->npinned = k[i].npinned;
 		k[i].pinned = NULL;
 		c->keep_existing = (k[i].cat == 2);
+		c->tainted = (k[i].cat == 3);
 		c->existing = k[i].existing;
 		c->nexisting = k[i].nexisting;
 		k[i].existing = NULL;
@@ -413,6 +417,14 @@ build_classes(struct plan *pl, struct dra_err *err)
 			c->pincount[g->placements[c->pinned[start]].profile]++;
 		if (rc != KUBE_OK)
 			continue;
+		if (c->tainted) {
+			/* Nothing added: one empty pattern. */
+			c->pat = xcalloc(1, sizeof(*c->pat));
+			c->pat->count = xcalloc(g->nprofiles + 1, sizeof(int));
+			c->npat = 1;
+			c->own_pat = 1;
+			continue;
+		}
 		if (c->keep_existing) {
 			c->pat = keep_pattern(g, c);
 			c->npat = 1;
@@ -520,6 +532,18 @@ add_col(struct plan *pl, double lb, double ub)
 		glp_set_col_bnds(pl->lp, j, GLP_FX, lb, ub);
 	else
 		glp_set_col_bnds(pl->lp, j, GLP_DB, lb, ub);
+	return (j);
+}
+
+/* A continuous column >= 0: a slack of the explanation's program. */
+static int
+add_slack(struct plan *pl)
+{
+	int	j;
+
+	j = glp_add_cols(pl->lp, 1);
+	glp_set_col_kind(pl->lp, j, GLP_CV);
+	glp_set_col_bnds(pl->lp, j, GLP_LO, 0, 0);
 	return (j);
 }
 
@@ -681,7 +705,7 @@ build_model(struct plan *pl, int elastic, int *slack)
 		row_put(pl, &r, GLP_UP, 0, 0, name);
 		if (elastic) {
 			/* r + s >= min */
-			slack[wi] = add_col(pl, 0, -1);
+			slack[wi] = add_slack(pl);
 			row_add(&r, w->rcol, 1);
 			row_add(&r, slack[wi], 1);
 			row_put(pl, &r, GLP_LO, (double)w->w->min, 0, NULL);
@@ -708,7 +732,7 @@ build_model(struct plan *pl, int elastic, int *slack)
 			if (cap < 0)
 				cap = 0;
 			if (elastic) {
-				slack[pl->nwl + 2 * t] = add_col(pl, 0, -1);
+				slack[pl->nwl + 2 * t] = add_slack(pl);
 				row_add(&r, slack[pl->nwl + 2 * t], -1);
 			}
 			row_put(pl, &r, GLP_UP, 0, cap + 1e-6, NULL);
@@ -730,8 +754,7 @@ build_model(struct plan *pl, int elastic, int *slack)
 			if (cap < 0)
 				cap = 0;
 			if (elastic) {
-				slack[pl->nwl + 2 * t + 1] = add_col(pl, 0,
-				    -1);
+				slack[pl->nwl + 2 * t + 1] = add_slack(pl);
 				row_add(&r, slack[pl->nwl + 2 * t + 1], -1);
 			}
 			row_put(pl, &r, GLP_UP, 0, cap, NULL);
@@ -751,7 +774,7 @@ build_model(struct plan *pl, int elastic, int *slack)
 	if (cap < 0)
 		cap = 0;
 	if (elastic) {
-		slack[pl->nwl + 2 * d->nteams] = add_col(pl, 0, -1);
+		slack[pl->nwl + 2 * d->nteams] = add_slack(pl);
 		row_add(&r, slack[pl->nwl + 2 * d->nteams], -1);
 	}
 	row_put(pl, &r, GLP_UP, 0, cap + 1e-6, "ceiling");
@@ -1334,10 +1357,17 @@ need_text(const struct plan *pl, const struct wl *w, char *buf,
 		if (w->w->profile != NULL)
 			snprintf(buf, len, "%s", w->w->profile);
 		else if (w->w->whole)
-			snprintf(buf, len, "a whole GPU");
+			snprintf(buf, len, "whole GPU");
+		else if (w->w->need_sm > 0 && w->w->need_memory_mib > 0)
+			snprintf(buf, len, "device of at least %lld MiB and %d "
+			    "SMs", (long long)w->w->need_memory_mib,
+			    w->w->need_sm);
+		else if (w->w->need_sm > 0)
+			snprintf(buf, len, "device of at least %d SMs",
+			    w->w->need_sm);
 		else
-			snprintf(buf, len, "%lld MiB and %d SMs",
-			    (long long)w->w->need_memory_mib, w->w->need_sm);
+			snprintf(buf, len, "device of at least %lld MiB",
+			    (long long)w->w->need_memory_mib);
 	}
 }
 
@@ -1378,24 +1408,52 @@ explain(struct plan *pl, struct glpk_ctx *ctx, struct dra_err *err)
 	double				 v, obj;
 	struct wl			*w;
 	char				 need[256];
-	int64_t				 most, got;
+	int64_t				 most, got, maxmem;
+	size_t				 gi;
 
 	nslack = pl->nwl + 2 * d->nteams + 1;
 	slack = xcalloc(nslack, sizeof(int));
 	glp_delete_prob(pl->lp);
 	build_model(pl, 1, slack);
 	glp_set_obj_dir(pl->lp, GLP_MIN);
+	/*
+	 * Every slack is priced in GPUs' worth, so the cheapest
+	 * relaxation is the constraint that binds: a replica short costs
+	 * its device's compute share (the smallest over the models that
+	 * serve it) divided among the replicas a device serves, a cap or
+	 * the ceiling what it is short by.  Replicas cost 1% more, so a
+	 * cap or the ceiling that binds as much is named rather than the
+	 * fleet.
+	 */
+	maxmem = 0;
+	for (gi = 0; gi < pl->inv->ngeometries; gi++)
+		if (pl->inv->geometries[gi]->memory_mib > maxmem)
+			maxmem = pl->inv->geometries[gi]->memory_mib;
+	if (maxmem <= 0)
+		maxmem = 81920;
 	for (wi = 0; wi < nslack; wi++) {
 		if (slack[wi] == 0)
 			continue;
-		if (wi < pl->nwl)
-			obj = 1000;	/* a replica short */
-		else if (wi == nslack - 1)
-			obj = 1;	/* per GPU of ceiling */
+		if (wi < pl->nwl) {
+			w = &pl->wl[wi];
+			obj = 1;
+			for (gi = 0; gi < pl->inv->ngeometries; gi++) {
+				double share;
+
+				if (w->profile[gi] < 0)
+					continue;
+				share = compute_share(pl->inv->geometries[gi],
+				    w->profile[gi]) / (double)w->per_device[gi];
+				if (share < obj)
+					obj = share;
+			}
+			obj *= 1.01;
+		} else if (wi == nslack - 1)
+			obj = 1;			/* per GPU */
 		else if ((wi - pl->nwl) % 2 == 0)
-			obj = 1;	/* per thousandth of a GPU */
+			obj = 1.0 / 1000;		/* per milli-GPU */
 		else
-			obj = 1;	/* per MiB */
+			obj = 1.0 / (double)maxmem;	/* per MiB */
 		glp_set_obj_coef(pl->lp, slack[wi], obj);
 	}
 	progress(pl->opts, "plan: the minimums cannot all be met; finding "
@@ -1417,7 +1475,7 @@ explain(struct plan *pl, struct glpk_ctx *ctx, struct dra_err *err)
 		w = &pl->wl[wi];
 		need_text(pl, w, need, sizeof(need));
 		most = fleet_max(pl, w);
-		got = w->w->min - (int64_t)llround(v);
+		got = w->w->min - (int64_t)ceil(v - 1e-6);
 		if (most < w->w->min)
 			add_reason(res, "min", "%s/%s needs %lld x %s; the "
 			    "fleet holds at most %lld", d->teams[w->team].
@@ -1675,9 +1733,17 @@ plan_solve(const struct plan_inventory *inv, const struct plan_demand *d,
 		if (any || w->w->min == 0)
 			continue;
 		need_text(&pl, w, need, sizeof(need));
-		add_reason(res, "no-profile", "%s/%s needs %lld x %s; no GPU "
-		    "in the fleet offers it", d->teams[w->team].namespace,
-		    w->w->name, (long long)w->w->min, need);
+		if (w->w->model != NULL)
+			add_reason(res, "no-profile", "%s/%s needs %lld x %s "
+			    "on %s; no GPU of the fleet is that model with "
+			    "that profile", d->teams[w->team].namespace,
+			    w->w->name, (long long)w->w->min, need,
+			    w->w->model);
+		else
+			add_reason(res, "no-profile", "%s/%s needs %lld x %s; "
+			    "no GPU of the fleet offers it",
+			    d->teams[w->team].namespace, w->w->name,
+			    (long long)w->w->min, need);
 	}
 	if (res->nreasons > 0) {
 		res->status = PLAN_INFEASIBLE;

@@ -63,8 +63,14 @@ y_scalar(struct ywriter *w, const char *s, size_t len,
 	int		plain = style == YAML_PLAIN_SCALAR_STYLE ||
 			    style == YAML_ANY_SCALAR_STYLE;
 
+	/*
+	 * quoted_implicit: a string the emitter has to quote (ANY style,
+	 * "a: b") is still a plain string, so it needs no "!" tag.  Only
+	 * numbers, booleans and null (PLAIN style) must never be quoted.
+	 */
 	if (!yaml_scalar_event_initialize(&ev, NULL, NULL,
-	    (yaml_char_t *)(uintptr_t)s, (int)len, plain, !plain, style))
+	    (yaml_char_t *)(uintptr_t)s, (int)len, plain,
+	    style != YAML_PLAIN_SCALAR_STYLE, style))
 		return dra_err_set(w->err, KUBE_E_IO, "out of memory"), 0;
 	return y_emit(w, &ev);
 }

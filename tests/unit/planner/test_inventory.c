@@ -483,7 +483,15 @@ test_example_cluster(void **state)
 	(void)state;
 	s = load_file(SOURCE_DIR "/examples/cluster.yaml");
 	inv = read_snapshot(s, &w);
-	assert_int_equal(w.n, 0);
+	/* gpu-node-4's gpu-3 carries NoSchedule: it takes nothing new. */
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.v[0], "gpu.nvidia.com/gpu-node-4/gpu-3: taint "
+	    "nvidia.com/gpu-unhealthy=xid-79:NoSchedule on device gpu-3; "
+	    "nothing new is planned on it");
+	for (i = 0; i < 32; i++)
+		assert_int_equal(inv->gpus[i].tainted,
+		    strcmp(inv->gpus[i].node, "gpu-node-4") == 0 &&
+		    strcmp(inv->gpus[i].name, "gpu-3") == 0);
 	assert_int_equal(inv->ngpus, 32);
 	assert_int_equal(inv->ngeometries, 2);
 	/* gpu-node-1 (whole) comes first: the catalogue's H100. */
