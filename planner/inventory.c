@@ -153,8 +153,100 @@ plan_inventory_free(struct plan_inventory *inv)
 	for (i = 0; i < inv->ngeometries; i++)
 		plan_geometry_free(inv->geometries[i]);
 	free(inv->geometries);
+	for (i = 0; i < inv->nusage; i++) {
+		free(inv->usage[i].namespace);
+		free(inv->usage[i].device_class);
+	}
+	free(inv->usage);
 	free(inv->source);
 	free(inv);
+}
+
+/* Add count to the usage of (ns, cls); cls NULL is the claims key. */
+static void
+usage_add(struct plan_inventory *inv, const char *ns, const char *cls,
+    int64_t count)
+{
+	size_t	i;
+
+	for (i = 0; i < inv->nusage; i++)
+		if (strcmp(inv->usage[i].namespace, ns) == 0 &&
+		    (cls == NULL ? inv->usage[i].device_class == NULL :
+		    inv->usage[i].device_class != NULL &&
+		    strcmp(inv->usage[i].device_class, cls) == 0)) {
+			inv->usage[i].count += count;
+			return;
+		}
+	inv->usage = xreallocarray(inv->usage, inv->nusage + 1,
+	    sizeof *inv->usage);
+	inv->usage[inv->nusage].namespace = xstrdup(ns);
+	inv->usage[inv->nusage].device_class = cls != NULL ? xstrdup(cls) :
+	    NULL;
+	inv->usage[inv->nusage].count = count;
+	inv->nusage++;
+}
+
+/* What one device request charges (All: the result's limit, 32). */
+static int64_t
+request_charge(const struct kube_device_request *r)
+{
+	return r->mode == KUBE_MODE_ALL ? 32 : r->count;
+}
+
+/*
+ * The quota charges of every claim of s that the API server holds,
+ * as Kubernetes 1.37's ResourceQuota evaluator for ResourceClaims
+ * counts them (DRA-REFERENCE.md section 5).
+ */
+static void
+read_usage(const struct kube_snapshot *s, struct plan_inventory *inv)
+{
+	const struct kube_claim		*c;
+	const struct kube_request	*rq;
+	const struct kube_device_request *sub;
+	size_t				 i, j, k, m;
+	int64_t				 best;
+
+	for (i = 0; i < s->claims.n; i++) {
+		c = s->claims.v[i];
+		if (c->rejected != NULL || c->meta.namespace == NULL)
+			continue;
+		usage_add(inv, c->meta.namespace, NULL, 1);
+		for (j = 0; j < c->spec.nrequests; j++) {
+			rq = &c->spec.requests[j];
+			if (rq->exactly != NULL) {
+				if (rq->exactly->class_name != NULL)
+					usage_add(inv, c->meta.namespace,
+					    rq->exactly->class_name,
+					    request_charge(rq->exactly));
+				continue;
+			}
+			/* firstAvailable: per class, the largest count. */
+			for (k = 0; k < rq->nfirst_available; k++) {
+				sub = &rq->first_available[k];
+				if (sub->class_name == NULL)
+					continue;
+				for (m = 0; m < k; m++)
+					if (rq->first_available[m].class_name !=
+					    NULL && strcmp(rq->first_available[m].
+					    class_name, sub->class_name) == 0)
+						break;
+				if (m < k)
+					continue;	/* counted */
+				best = 0;
+				for (m = k; m < rq->nfirst_available; m++)
+					if (rq->first_available[m].class_name !=
+					    NULL && strcmp(rq->first_available[m].
+					    class_name, sub->class_name) == 0 &&
+					    request_charge(
+					    &rq->first_available[m]) > best)
+						best = request_charge(
+						    &rq->first_available[m]);
+				usage_add(inv, c->meta.namespace,
+				    sub->class_name, best);
+			}
+		}
+	}
 }
 
 static void
@@ -1339,6 +1431,7 @@ plan_inventory_from_snapshot(const struct kube_snapshot *s,
 	}
 	free(t.v);
 	mark_tainted(s, inv, warn);
+	read_usage(s, inv);
 	*out = inv;
 	return KUBE_OK;
 }

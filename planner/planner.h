@@ -143,6 +143,20 @@ struct plan_gpu {
 	int			 tainted;
 };
 
+/*
+ * What the ResourceClaims that exist in a namespace already charge to
+ * its ResourceQuota, allocated or pending (Kubernetes 1.37's
+ * resource_claims.go evaluator: a claim's spec is charged, ExactCount
+ * its count, All 32, firstAvailable the largest count per class of one
+ * request).  device_class NULL: the claim objects themselves
+ * (count/resourceclaims.resource.k8s.io).
+ */
+struct plan_usage {
+	char	*namespace;
+	char	*device_class;
+	int64_t	 count;
+};
+
 /* The GPUs to plan for. */
 struct plan_inventory {
 	char			*source;	/* "fleet 16xH100-80GB", a
@@ -154,6 +168,10 @@ struct plan_inventory {
 	size_t			 ngpus;
 	int			 live;		/* from a cluster or snapshot
 						   (not synthetic) */
+	struct plan_usage	*usage;		/* existing claims' quota
+						   charges, by namespace and
+						   class; none for a fleet */
+	size_t			 nusage;
 };
 
 /* How replicas of a workload may share one device (NVIDIA-MIG.md s5). */

@@ -85,6 +85,7 @@ static void	 pd_collect_classes(struct pd *);
 static size_t	 pd_team_of(const struct pd *, const char *);
 static int	 pd_running_cmp(const void *, const void *);
 static void	 pd_count_quota(struct pd *);
+static size_t	 pd_team_of(const struct pd *, const char *);
 static int	 pd_static(const struct pd *, const struct plan_gpu *);
 static int	 pd_gpu_index(const struct plan_inventory *, size_t);
 static int	 pd_same_node(const char *, const char *);
@@ -301,6 +302,18 @@ pd_collect_classes(struct pd *pd)
 		pd->cls.v = xreallocarray(pd->cls.v, pd->cls.n + 1, sizeof c);
 		pd->cls.v[pd->cls.n++] = c;
 	}
+	/* The classes existing claims of the teams already charge. */
+	for (i = 0; i < inv->nusage; i++) {
+		if (inv->usage[i].device_class == NULL ||
+		    pd_team_of(pd, inv->usage[i].namespace) == pd->d->nteams ||
+		    pd_class_find(pd, inv->usage[i].device_class) != pd->cls.n)
+			continue;
+		memset(&c, 0, sizeof c);
+		snprintf(c.name, sizeof c.name, "%s",
+		    inv->usage[i].device_class);
+		pd->cls.v = xreallocarray(pd->cls.v, pd->cls.n + 1, sizeof c);
+		pd->cls.v[pd->cls.n++] = c;
+	}
 	if (pd->cls.n > 1)
 		qsort(pd->cls.v, pd->cls.n, sizeof *pd->cls.v, pd_class_cmp);
 }
@@ -338,9 +351,11 @@ pd_running_cmp(const void *a, const void *b)
 }
 
 /*
- * Devices per team and class (grants, plus the running claims of its
- * namespace under their profile's class), claims per team (one per
- * device granted, plus its distinct running claims).
+ * Devices per team and class, and claims per team: one claim per
+ * device granted, plus what the namespace's existing claims (running
+ * or pending) already charge, by the class their spec names
+ * (inv->usage), since the quota admits new claims only above that.
+ * The distinct running claims per team are counted for the summary.
  */
 static void
 pd_count_quota(struct pd *pd)
@@ -374,12 +389,6 @@ pd_count_quota(struct pd *pd)
 			if ((t = pd_team_of(pd, ri->namespace)) ==
 			    pd->d->nteams)
 				continue;
-			if (dra_plan_class_name(g, &g->profiles[g->placements[
-			    ri->placement].profile],
-			    pd->d->policy.device_class_prefix, name,
-			    sizeof name) != NULL &&
-			    (c = pd_class_find(pd, name)) < nc)
-				pd->devices[t * nc + c]++;
 			run = xreallocarray(run, nrun + 1, sizeof *run);
 			run[nrun++] = ri;
 		}
@@ -391,10 +400,19 @@ pd_count_quota(struct pd *pd)
 		if (i > 0 && pd_running_cmp(&run[i - 1], &run[i]) == 0)
 			continue;
 		t = pd_team_of(pd, run[i]->namespace);
-		pd->claims[t]++;
 		pd->running[t]++;
 	}
 	free(run);
+	for (i = 0; i < inv->nusage; i++) {
+		if ((t = pd_team_of(pd, inv->usage[i].namespace)) ==
+		    pd->d->nteams)
+			continue;
+		if (inv->usage[i].device_class == NULL)
+			pd->claims[t] += inv->usage[i].count;
+		else if ((c = pd_class_find(pd, inv->usage[i].device_class)) <
+		    nc)
+			pd->devices[t * nc + c] += inv->usage[i].count;
+	}
 }
 
 static int

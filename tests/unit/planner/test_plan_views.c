@@ -794,10 +794,25 @@ add_running(struct plan_inventory *inv, size_t i, const char *profile,
 	gp->nrunning++;
 }
 
+/* What existing claims charge to a namespace's quota (inventory). */
+static void
+add_usage(struct plan_inventory *inv, const char *ns, const char *cls,
+    int64_t count)
+{
+	inv->usage = xreallocarray(inv->usage, inv->nusage + 1,
+	    sizeof *inv->usage);
+	inv->usage[inv->nusage].namespace = xstrdup(ns);
+	inv->usage[inv->nusage].device_class = cls != NULL ? xstrdup(cls) :
+	    NULL;
+	inv->usage[inv->nusage].count = count;
+	inv->nusage++;
+}
+
 /*
- * Running claims stay where they are and count in their namespace's
- * quota: team-a/old holds a 3g.40gb and a 1g.10gb (one claim, two
- * devices), other/x a 1g.10gb in a namespace without a team.
+ * Running claims stay where they are and their namespace's quota makes
+ * room for what its existing claims charge: team-a/old holds a 3g.40gb
+ * and a 1g.10gb (one claim asking mig.nvidia.com for two devices),
+ * other/x a 1g.10gb in a namespace without a team.
  */
 static void
 test_running(void **state)
@@ -812,19 +827,26 @@ test_running(void **state)
 	add_running(f.inv, 0, "3g.40gb", 0, "team-a", "old");
 	add_running(f.inv, 1, "1g.10gb", 6, "team-a", "old");
 	add_running(f.inv, 1, "1g.10gb", 5, "other", "x");
+	add_usage(f.inv, "team-a", NULL, 1);
+	add_usage(f.inv, "team-a", "mig.nvidia.com", 2);
+	add_usage(f.inv, "other", NULL, 1);
+	add_usage(f.inv, "other", "mig.nvidia.com", 1);
 	fx_plan(&f, 0, NULL, 0);
 	assert_string_equal(str_at(f.doc, "status.solver.status"), "optimal");
 	assert_int_equal(num_at(f.doc, "status.teams.0.runningClaims"), 1);
 	assert_int_equal(num_at(f.doc, "status.teams.1.runningClaims"), 0);
-	/* 3 + 2 granted, plus the running claim (once) and its devices. */
+	/* 3 + 2 granted, plus what the existing claim charges: one
+	   claim, two devices of the class its spec names. */
 	assert_string_equal(hard(f.doc, 0,
 	    "count/resourceclaims.resource.k8s.io"), "6");
 	assert_string_equal(hard(f.doc, 0, "mig-3g-40gb.gpu.nvidia.com."
-	    "deviceclass.resource.k8s.io/devices"), "4");
-	assert_string_equal(hard(f.doc, 0, "mig-1g-10gb.gpu.nvidia.com."
 	    "deviceclass.resource.k8s.io/devices"), "3");
+	assert_string_equal(hard(f.doc, 0, "mig-1g-10gb.gpu.nvidia.com."
+	    "deviceclass.resource.k8s.io/devices"), "2");
 	assert_string_equal(hard(f.doc, 0, "requests.nvidia.com/mig-1g.10gb"),
-	    "3");
+	    "2");
+	assert_string_equal(hard(f.doc, 0, "mig.nvidia.com."
+	    "deviceclass.resource.k8s.io/devices"), "2");
 	/* team-b: one claim per device granted, nothing running. */
 	snprintf(want, sizeof want, "%d", (int)(num_at(f.doc,
 	    "status.teams.1.workloads.0.devices") + num_at(f.doc,
