@@ -125,26 +125,17 @@ progress_done(struct progress *p)
 	}
 }
 
-/* "30s", "2m", "1h", "90": seconds; -1 if malformed. */
+/* A Go duration ("30s", "1m30s") or seconds, within the demand's
+   limits; -1 if malformed or out of range. */
 static double
 parse_duration(const char *s)
 {
-	char	*end;
-	double	 v;
+	double	v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno != 0 || v <= 0 || !isfinite(v))
+	if (plan_duration_parse(s, &v) != 0 || !isfinite(v) || v <= 0 ||
+	    v > PLAN_DEMAND_MAX_TIME_LIMIT)
 		return (-1);
-	if (strcmp(end, "") == 0 || strcmp(end, "s") == 0)
-		return (v);
-	if (strcmp(end, "ms") == 0)
-		return (v / 1000);
-	if (strcmp(end, "m") == 0)
-		return (v * 60);
-	if (strcmp(end, "h") == 0)
-		return (v * 3600);
-	return (-1);
+	return (v);
 }
 
 /* "0.01", "1%": a fraction in [0, 1); -1 if malformed. */
@@ -193,6 +184,10 @@ load_inventory(struct dra_ctx *ctx, struct plan_inventory **inv)
 		kube_snapshot_free(s);
 		return (dra_error("%s", err.msg));
 	}
+	if (ctx->opts.from != NULL) {
+		free((*inv)->source);
+		(*inv)->source = xstrdup(ctx->opts.from);
+	}
 	for (i = 0; i < warn.n; i++)
 		dra_warning("%s", warn.v[i]);
 	plan_warnings_free(&warn);
@@ -229,6 +224,9 @@ parse_orders(const char *s, enum plan_order *orders, const char **names,
 	*n = 0;
 	if (strcmp(s, "none") == 0)
 		return (0);
+	if (*s == '\0' || *s == ',' || s[strlen(s) - 1] == ',' ||
+	    strstr(s, ",,") != NULL)
+		return (-1);
 	copy = xstrdup(s);
 	for (w = strtok_r(copy, ",", &save); w != NULL;
 	    w = strtok_r(NULL, ",", &save)) {
@@ -399,13 +397,24 @@ cmd_plan_exec(struct dra_ctx *ctx, struct dra_args *args)
 	if (ctx->opts.time_limit != NULL &&
 	    (so.time_limit = parse_duration(ctx->opts.time_limit)) < 0)
 		return (dra_usage_error(ctx, ctx->cmd, "--time-limit: "
-		    "expected a duration such as 30s or 2m, got \"%s\"",
-		    ctx->opts.time_limit));
+		    "expected a duration from 1ms to 24h such as 30s, 2m or "
+		    "1m30s, got \"%s\"", ctx->opts.time_limit));
 	if (ctx->opts.gap != NULL &&
 	    (so.mip_gap = parse_gap(ctx->opts.gap)) < 0)
 		return (dra_usage_error(ctx, ctx->cmd, "--gap: expected a "
 		    "fraction in [0, 1) such as 0.01 or 1%%, got \"%s\"",
 		    ctx->opts.gap));
+	if (ctx->opts.baseline != NULL) {
+		enum plan_order	 ord[4];
+		const char	*names[4];
+		size_t		 n;
+
+		if (parse_orders(ctx->opts.baseline, ord, names, &n) != 0)
+			return (dra_usage_error(ctx, ctx->cmd, "--baseline: "
+			    "expected a comma-separated list of as-given, "
+			    "small-first, large-first, random, or none; got "
+			    "\"%s\"", ctx->opts.baseline));
+	}
 	if (ctx->opts.mig != NULL) {
 		if (strcmp(ctx->opts.mig, "static") == 0)
 			static_mig = 1;

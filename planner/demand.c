@@ -797,13 +797,8 @@ bad:
 	    "percentage such as 80%%, got %s", dem_what(q, n));
 }
 
-/*
- * A duration in seconds: Go's syntax ("30s", "1m30s", "500ms", "2h";
- * units h, m, s, ms, us, ns) or a plain number of seconds.
- */
-static int
-dem_duration(struct dem *m, const struct dem_node *n, const char *fld,
-    double *out)
+int
+plan_duration_parse(const char *s, double *out)
 {
 	static const struct {
 		const char	*unit;
@@ -812,10 +807,51 @@ dem_duration(struct dem *m, const struct dem_node *n, const char *fld,
 		{ "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 },
 		{ "h", 3600 }, { "m", 60 }, { "s", 1 },
 	};
-	char		 q[DEM_QUOTE], num[64];
-	const char	*p, *start;
+	char		 num[64];
+	const char	*p = s, *start;
 	double		 v, total = 0;
 	size_t		 k, len;
+
+	if (*p == '\0')
+		return -1;
+	if (dem_decimal(s, &v)) {	/* a plain number of seconds */
+		*out = v;
+		return 0;
+	}
+	while (*p != '\0') {
+		start = p;
+		while ((*p >= '0' && *p <= '9') || *p == '.')
+			p++;
+		len = (size_t)(p - start);
+		if (len == 0 || len >= sizeof num)
+			return -1;
+		memcpy(num, start, len);
+		num[len] = '\0';
+		if (!dem_decimal(num, &v))
+			return -1;
+		for (k = 0; k < sizeof units / sizeof units[0]; k++)
+			if (strncmp(p, units[k].unit,
+			    strlen(units[k].unit)) == 0)
+				break;
+		if (k == sizeof units / sizeof units[0])
+			return -1;
+		p += strlen(units[k].unit);
+		total += v * units[k].sec;
+	}
+	*out = total;
+	return 0;
+}
+
+/*
+ * A duration in seconds: Go's syntax ("30s", "1m30s", "500ms", "2h";
+ * units h, m, s, ms, us, ns) or a plain number of seconds.
+ */
+static int
+dem_duration(struct dem *m, const struct dem_node *n, const char *fld,
+    double *out)
+{
+	char		 q[DEM_QUOTE];
+	double		 v, total = 0;
 	int		 b;
 
 	if (n->type != DEM_SCALAR)
@@ -827,29 +863,8 @@ dem_duration(struct dem *m, const struct dem_node *n, const char *fld,
 		total = v;
 		goto range;
 	}
-	p = n->str;
-	if (*p == '\0')
+	if (plan_duration_parse(n->str, &total) != 0)
 		goto bad;
-	while (*p != '\0') {
-		start = p;
-		while ((*p >= '0' && *p <= '9') || *p == '.')
-			p++;
-		len = (size_t)(p - start);
-		if (len == 0 || len >= sizeof num)
-			goto bad;
-		memcpy(num, start, len);
-		num[len] = '\0';
-		if (!dem_decimal(num, &v))
-			goto bad;
-		for (k = 0; k < sizeof units / sizeof units[0]; k++)
-			if (strncmp(p, units[k].unit,
-			    strlen(units[k].unit)) == 0)
-				break;
-		if (k == sizeof units / sizeof units[0])
-			goto bad;
-		p += strlen(units[k].unit);
-		total += v * units[k].sec;
-	}
 range:
 	if (total <= 0)
 		return dem_fail(m, n, fld, "must be above 0, got %s",

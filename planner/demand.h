@@ -91,4 +91,13 @@ void	plan_demand_free(struct plan_demand *d);
 const struct plan_priority_class *plan_demand_priority_class(
 	    const struct plan_demand *d, const char *name);
 
+/*
+ * A duration in seconds from s: Go's syntax ("30s", "1m30s", "500ms",
+ * "2h"; units h, m, s, ms, us, ns, summed) or a plain decimal number
+ * of seconds.  Returns 0 with *out set, or -1 when s is neither.  The
+ * range (above 0, at most PLAN_DEMAND_MAX_TIME_LIMIT) is the caller's.
+ * Used for policy.solver.timeLimit and `plan --time-limit`.
+ */
+int	plan_duration_parse(const char *s, double *out);
+
 #endif

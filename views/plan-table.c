@@ -348,7 +348,8 @@ tb_quota(struct pv_out *o, const struct pv_team *t)
 		if (strcmp(t->hard[i].key,
 		    "count/resourceclaims.resource.k8s.io") == 0) {
 			s = tb_safe(t->hard[i].value);
-			item = xasprintf("%s claims", s);
+			item = xasprintf("%s claim%s", s,
+			    strcmp(s, "1") == 0 ? "" : "s");
 			tb_item(&l, item, "");
 			free(item);
 			free(s);

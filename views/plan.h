@@ -70,7 +70,7 @@ struct dra_plan_baseline {
  * fewest GPUs) is the cost baseline.  created is an RFC 3339 time for
  * metadata.creationTimestamp, or NULL to leave it out (tests).  With
  * static_mig set, every GPU gets a mig-parted configuration and its
- * node the nvidia.com/mig.config label (`plan --static-mig`); without
+ * node the nvidia.com/mig.config label (`plan --mig static`); without
  * it only GPUs in PLAN_MODE_STATIC or PLAN_MODE_WHOLE do.
  */
 struct dra_plan_input {
