@@ -138,7 +138,7 @@ parse_duration(const char *s)
 	return (v);
 }
 
-/* "0.01", "1%": a fraction in [0, 1); -1 if malformed. */
+/* "0.01", "1%": a fraction in [0, 1]; -1 if malformed. */
 static double
 parse_gap(const char *s)
 {
@@ -153,7 +153,7 @@ parse_gap(const char *s)
 		v /= 100;
 	else if (*end != '\0')
 		return (-1);
-	if (v < 0 || v >= 1)
+	if (v < 0 || v > 1)
 		return (-1);
 	return (v);
 }
@@ -402,7 +402,7 @@ cmd_plan_exec(struct dra_ctx *ctx, struct dra_args *args)
 	if (ctx->opts.gap != NULL &&
 	    (so.mip_gap = parse_gap(ctx->opts.gap)) < 0)
 		return (dra_usage_error(ctx, ctx->cmd, "--gap: expected a "
-		    "fraction in [0, 1) such as 0.01 or 1%%, got \"%s\"",
+		    "fraction from 0 to 1 such as 0.01 or 1%%, got \"%s\"",
 		    ctx->opts.gap));
 	if (ctx->opts.baseline != NULL) {
 		enum plan_order	 ord[4];
@@ -425,6 +425,12 @@ cmd_plan_exec(struct dra_ctx *ctx, struct dra_args *args)
 
 	if (plan_demand_load(ctx->opts.demand, &d, &err) != KUBE_OK)
 		return (dra_error("%s", err.msg));
+	/* The flags override the demand's solver policy, and the plan
+	   records what applied. */
+	if (so.time_limit > 0)
+		d->policy.time_limit = so.time_limit;
+	if (so.mip_gap >= 0)
+		d->policy.mip_gap = so.mip_gap;
 	if ((ret = load_inventory(ctx, &inv)) != DRA_RET_OK)
 		goto out;
 	if (static_mig) {
@@ -445,14 +451,7 @@ cmd_plan_exec(struct dra_ctx *ctx, struct dra_args *args)
 		ret = dra_error("%s", err.msg);
 		goto out;
 	}
-	if (r->status == PLAN_NO_SOLUTION) {
-		progress_done(&pr);
-		ret = dra_error("no plan found within the time limit of %.0fs; "
-		    "raise --time-limit or accept a --gap", so.time_limit > 0 ?
-		    so.time_limit : d->policy.time_limit);
-		goto out;
-	}
-	if (r->status != PLAN_INFEASIBLE) {
+	if (r->status != PLAN_INFEASIBLE && r->status != PLAN_NO_SOLUTION) {
 		ret = run_baselines(ctx, inv, d, r, bl, &nbl, &pr);
 		if (ret != DRA_RET_OK)
 			goto out;
@@ -480,7 +479,8 @@ cmd_plan_exec(struct dra_ctx *ctx, struct dra_args *args)
 		verify = (r->status != PLAN_INFEASIBLE &&
 		    r->gpus_used <= PLAN_VERIFY_AUTO_GPUS) ? 1 : -1;
 	status = cJSON_GetObjectItemCaseSensitive(doc, "status");
-	if (verify > 0 && r->status != PLAN_INFEASIBLE && status != NULL) {
+	if (verify > 0 && r->status != PLAN_INFEASIBLE &&
+	    r->status != PLAN_NO_SOLUTION && status != NULL) {
 		progress_line(&pr, "replaying the plan through the allocator");
 		if (plan_verify(inv, r, &v, &err) != KUBE_OK) {
 			progress_done(&pr);
@@ -506,6 +506,10 @@ cmd_plan_exec(struct dra_ctx *ctx, struct dra_args *args)
 	ret = print_plan(ctx, doc);
 	if (ret == DRA_RET_OK && r->status == PLAN_INFEASIBLE)
 		ret = DRA_RET_NEGATIVE;
+	if (ret == DRA_RET_OK && r->status == PLAN_NO_SOLUTION)
+		ret = dra_error("no plan found within the time limit of %gs; "
+		    "raise --time-limit or accept a --gap",
+		    d->policy.time_limit);
 
 out:
 	cJSON_Delete(doc);

@@ -996,6 +996,12 @@ dem_prefix_ok(const char *s)
 			continue;
 		if (i == 0 || (s[i] != '-' && s[i] != '.'))
 			return 0;
+		/* Every dot-separated label of the name the prefix starts
+		   must begin and end with a letter or digit. */
+		if (s[i] == '.' && (s[i - 1] == '.' || s[i - 1] == '-'))
+			return 0;
+		if (s[i] == '-' && s[i - 1] == '.')
+			return 0;
 	}
 	return 1;
 }
@@ -1090,6 +1096,10 @@ dem_policy(struct dem *m, const struct dem_node *n, struct plan_policy *p)
 		    (rc = dem_number(m, v, "policy.price.perGPUMonth",
 		    &p->price)) != KUBE_OK)
 			return rc;
+		if (v != NULL && p->price > PLAN_DEMAND_MAX_PRICE)
+			return dem_fail(m, v, "policy.price.perGPUMonth",
+			    "%s is above the limit of 1e9 a GPU a month",
+			    dem_quote(q, v->str));
 		if ((v = dem_opt(sub, "currency")) != NULL) {
 			dem_fld(f, "policy.price", "currency");
 			if ((rc = dem_str(m, v, f, &s)) != KUBE_OK)
@@ -1162,7 +1172,8 @@ dem_policy(struct dem *m, const struct dem_node *n, struct plan_policy *p)
 			return dem_fail(m, v, "policy.deviceClassPrefix",
 			    "%s is not a DeviceClass name prefix (lowercase "
 			    "letters, digits, '-' and '.', starting with a "
-			    "letter or digit)", dem_quote(q, s));
+			    "letter or digit, no \"..\", \".-\" or \"-.\")",
+			    dem_quote(q, s));
 		free(p->device_class_prefix);
 		p->device_class_prefix = xstrdup(s);
 	}

@@ -47,6 +47,9 @@
 /* Limits on what a demand file may ask for. */
 #define PLAN_DEMAND_MAX_BYTES		(16UL << 20)	/* file size */
 #define PLAN_DEMAND_MAX_REPLICAS	1000000000	/* per workload */
+#define PLAN_DEMAND_MAX_PRICE		1e9	/* per GPU a month: a fleet's
+						   cost stays exact in a
+						   double */
 #define PLAN_DEMAND_MAX_PER_DEVICE	1024	/* replicasPerDevice */
 #define PLAN_DEMAND_MAX_TIME_LIMIT	86400.0	/* seconds (24h) */
 

@@ -404,6 +404,16 @@ plan_inventory_from_fleet(const char *spec, struct plan_inventory **out,
 			goto syntax;
 		memcpy(model, mstart, (size_t)(mend - mstart));
 		model[mend - mstart] = '\0';
+		/* A model name is letters, digits, '-', '.', '_' and
+		   blanks: anything else is a mistyped separator. */
+		for (q = model; *q != '\0'; q++)
+			if (!isalnum((unsigned char)*q) && *q != '-' &&
+			    *q != '.' && *q != '_' && *q != ' ') {
+				fleet_error(err, idx, item, len, "unexpected "
+				    "'%c' in the model name (items are separated "
+				    "by ',')", *q);
+				goto fail;
+			}
 		per = 0;
 		if (slash != NULL) {
 			q = slash + 1;

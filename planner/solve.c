@@ -1555,6 +1555,40 @@ read_level(struct plan *pl, struct glpk_ctx *ctx, int level, int st,
 	pl->res->nlevels = (size_t)level + 1;
 }
 
+/*
+ * A level after the first that found no solution in time: the plan
+ * keeps the previous level's solution, and the level records what that
+ * solution scores on its objective, against the best bound GLPK had
+ * (none: 0), so the gap says how far it may be.
+ */
+static void
+unsolved_level(struct plan *pl, struct glpk_ctx *ctx, int level, double t)
+{
+	struct plan_level	*lv = &pl->res->levels[level];
+	static const char	*names[] = { "served", "gpus",
+				    "reconfigured" };
+	double			 v = 0, konst;
+	int			 j;
+
+	konst = level == 1 ? (double)pl->pinned_gpus : 0;
+	for (j = 1; j <= pl->ncols; j++)
+		v += glp_get_obj_coef(pl->lp, j) * col_val(pl, j);
+	lv->name = names[level];
+	lv->value = v + konst;
+	lv->bound = ctx->have_bound ? ceil(ctx->bound + konst - 1e-6) :
+	    konst;
+	if (lv->bound > lv->value)
+		lv->bound = lv->value;
+	lv->gap = (lv->value - lv->bound) / (fabs(lv->value) > 1e-9 ?
+	    fabs(lv->value) : 1.0);
+	lv->proven = lv->gap < 1e-9;
+	lv->seconds = now_seconds() - t;
+	pl->res->nlevels = (size_t)level + 1;
+	if (lv->gap > pl->res->gap)
+		pl->res->gap = lv->gap;
+	pl->res->status = PLAN_FEASIBLE;
+}
+
 static void
 read_solution(struct plan *pl)
 {
@@ -1638,6 +1672,7 @@ plan_solve(const struct plan_inventory *inv, const struct plan_demand *d,
 	size_t			 t, i, gi, wi, maxp = 1;
 	volatile int		 rc = KUBE_OK;
 	int			 st, ret, level, nlevels, per;
+	int			*dynamic_geo = NULL;
 	double			 tl;
 
 	*out = NULL;
@@ -1678,6 +1713,10 @@ plan_solve(const struct plan_inventory *inv, const struct plan_demand *d,
 			maxp = inv->geometries[gi]->nprofiles;
 	pl.maxp = maxp;
 	pl.supply_row = xcalloc(inv->ngeometries * maxp + 1, sizeof(int));
+	dynamic_geo = xcalloc(inv->ngeometries + 1, sizeof(int));
+	for (i = 0; i < inv->ngpus; i++)
+		if (inv->gpus[i].mode == PLAN_MODE_DYNAMIC)
+			dynamic_geo[inv->gpus[i].geometry] = 1;
 	wi = 0;
 	for (t = 0; t < d->nteams; t++)
 		for (i = 0; i < d->teams[t].nworkloads; i++, wi++) {
@@ -1695,6 +1734,11 @@ plan_solve(const struct plan_inventory *inv, const struct plan_demand *d,
 				w->profile[gi] = plan_profile_for(
 				    inv->geometries[gi], w->w, &per);
 				if (pl.ngeo_gpus[gi] == 0 || per <= 0)
+					w->profile[gi] = -1;
+				/* NVIDIA's driver cannot run MPS with
+				   DynamicMIG (NVIDIA-MIG.md 1.6, 5). */
+				if (w->w->share == PLAN_SHARE_MPS &&
+				    dynamic_geo[gi])
 					w->profile[gi] = -1;
 				w->per_device[gi] = per > 0 ? per : 1;
 			}
@@ -1782,6 +1826,8 @@ plan_solve(const struct plan_inventory *inv, const struct plan_demand *d,
 				explain(&pl, &ctx, err);
 			} else if (level == 0)
 				res->status = PLAN_NO_SOLUTION;
+			else
+				unsolved_level(&pl, &ctx, level, tl);
 			break;
 		}
 		read_level(&pl, &ctx, level, st, ret, tl);
@@ -1796,10 +1842,12 @@ plan_solve(const struct plan_inventory *inv, const struct plan_demand *d,
 			    (double)pl.pinned_gpus : 0));
 	}
 	if (res->status == PLAN_OPTIMAL || res->status == PLAN_FEASIBLE) {
-		/* A later level that found nothing in time leaves the
+		/* A later level not reached for lack of time leaves the
 		   previous level's solution, not proven for it. */
-		if (res->nlevels < (size_t)nlevels)
+		if (res->nlevels < (size_t)nlevels) {
 			res->status = PLAN_FEASIBLE;
+			res->gap = res->gap > 0 ? res->gap : 1;
+		}
 		read_solution(&pl);
 		make_layouts(&pl);
 	}
@@ -1822,6 +1870,7 @@ out:
 	free(pl.xsol);
 	free(pl.ngeo_gpus);
 	free(pl.supply_row);
+	free(dynamic_geo);
 	if (rc != KUBE_OK) {
 		plan_result_free(res);
 		return (rc);

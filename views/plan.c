@@ -98,6 +98,8 @@ static cJSON	*pd_solver(const struct pd *);
 static cJSON	*pd_summary(const struct pd *);
 static cJSON	*pd_reasons(const struct pd *);
 static cJSON	*pd_quota_hard(const struct pd *, size_t);
+static cJSON	*pd_grant_find(cJSON *, const char *, const char *);
+static void	 pd_grant_bump(cJSON *, const char *, int64_t);
 static cJSON	*pd_teams(const struct pd *);
 static cJSON	*pd_owner(const struct pd *, const struct plan_slot *);
 static cJSON	*pd_layout(const struct pd *);
@@ -854,6 +856,33 @@ pd_reasons(const struct pd *pd)
  * an extended resource, requests.<name> (both sorted with the claims
  * key by name, which cJSON keeps).
  */
+/* The grant of gs for model and profile, or NULL. */
+static cJSON *
+pd_grant_find(cJSON *gs, const char *model, const char *profile)
+{
+	cJSON	*gr, *m, *p;
+
+	cJSON_ArrayForEach(gr, gs) {
+		m = cJSON_GetObjectItemCaseSensitive(gr, "model");
+		p = cJSON_GetObjectItemCaseSensitive(gr, "profile");
+		if (cJSON_IsString(m) && cJSON_IsString(p) &&
+		    strcmp(m->valuestring, model != NULL ? model : "") == 0 &&
+		    strcmp(p->valuestring, profile) == 0)
+			return gr;
+	}
+	return NULL;
+}
+
+/* Add n to the integer field key of o. */
+static void
+pd_grant_bump(cJSON *o, const char *key, int64_t n)
+{
+	cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (cJSON_IsNumber(v))
+		cJSON_SetNumberValue(v, v->valuedouble + (double)n);
+}
+
 static cJSON *
 pd_quota_hard(const struct pd *pd, size_t t)
 {
@@ -949,6 +978,15 @@ pd_teams(const struct pd *pd)
 				if (x->team != ti || x->workload != wi)
 					continue;
 				g = pd->inv->geometries[x->geometry];
+				/* One entry per model and profile, even when
+				   two geometries share them (a model both
+				   derived from slices and from the catalogue). */
+				if ((gr = pd_grant_find(gs, g->model,
+				    g->profiles[x->profile].name)) != NULL) {
+					pd_grant_bump(gr, "devices", x->devices);
+					pd_grant_bump(gr, "replicas", x->replicas);
+					continue;
+				}
 				gr = cJSON_CreateObject();
 				cJSON_AddStringToObject(gr, "model",
 				    g->model != NULL ? g->model : "");

@@ -144,14 +144,14 @@ test_example(void **state)
 	w = workload(d, 2, 1);
 	assert_string_equal(w->name, "eval-server");
 	assert_int_equal(w->whole, 1);
-	assert_int_equal(w->share, PLAN_SHARE_MPS);
+	assert_int_equal(w->share, PLAN_SHARE_TIME_SLICING);
 	assert_int_equal(w->per_device, 2);
 	assert_string_equal(w->model, "A100-40GB");
 	assert_int_equal(w->priority, 1000);
 
 	t = &d->teams[3];
 	assert_string_equal(t->namespace, "data-platform");
-	assert_int_equal(t->line, 69);
+	assert_int_equal(t->line, 70);
 	assert_int_equal(t->cap_gpu_milli, -1);
 	assert_int_equal(t->cap_memory_mib, -1);
 	w = workload(d, 3, 0);

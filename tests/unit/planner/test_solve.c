@@ -420,6 +420,32 @@ test_sharing(void **state)
 	fleet_free(inv);
 }
 
+/* MPS never runs on GPUs cut by dynamic MIG; on whole GPUs it does. */
+static void
+test_mps_not_dynamic(void **state)
+{
+	struct plan_inventory	*inv = fleet("H100-80GB", 2, 8, 0);
+	struct plan_demand	*d;
+	struct plan_result	*r;
+
+	d = demand(HEAD "teams:\n- namespace: a\n  workloads:\n"
+	    "  - {name: m, replicas: 4, needs: gpu, "
+	    "sharing: {mode: mps, replicasPerDevice: 2}}\n");
+	r = solve(inv, d);
+	assert_int_equal(r->status, PLAN_INFEASIBLE);
+	assert_string_equal(r->reasons[0].constraint, "no-profile");
+	plan_result_free(r);
+	fleet_free(inv);
+
+	inv = fleet("H100-80GB", 3, 8, PLAN_MODE_WHOLE);
+	r = solve(inv, d);
+	assert_int_equal(r->status, PLAN_OPTIMAL);
+	assert_int_equal(r->devices[0][0], 2);
+	plan_result_free(r);
+	plan_demand_free(d);
+	fleet_free(inv);
+}
+
 /* Spread: two workloads of 2 whole GPUs each on 2 nodes x 2 GPUs. */
 static void
 test_spread(void **state)
@@ -463,6 +489,7 @@ main(void)
 		cmocka_unit_test(test_ceiling_and_headroom),
 		cmocka_unit_test(test_sharing),
 		cmocka_unit_test(test_spread),
+		cmocka_unit_test(test_mps_not_dynamic),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
