@@ -490,13 +490,27 @@ cmd_plan_exec(struct dra_ctx *ctx, struct dra_args *args)
 		progress_done(&pr);
 		vj = cJSON_AddObjectToObject(status, "verification");
 		cJSON_AddStringToObject(vj, "by", "structured allocator "
-		    "(Kubernetes 1.37): first fit in arrival order on dynamic "
-		    "MIG, the planned device on static MIG");
+		    "(Kubernetes 1.37): claims naming their GPU (PCI bus ID), "
+		    "first fit in arrival order on dynamic MIG; the planned "
+		    "device on static MIG");
 		cJSON_AddNumberToObject(vj, "instances", (double)v.instances);
 		cJSON_AddNumberToObject(vj, "accepted", (double)v.accepted);
 		if (v.first_failure != NULL)
 			cJSON_AddStringToObject(vj, "firstFailure",
 			    v.first_failure);
+		if (v.unpinned > 0) {
+			cJSON *u = cJSON_AddObjectToObject(vj, "unpinned");
+
+			cJSON_AddStringToObject(u, "by", "the same claims on "
+			    "dynamic MIG naming only their profile and node: "
+			    "node-wide first fit in the plan's order");
+			cJSON_AddNumberToObject(u, "instances",
+			    (double)v.unpinned);
+			cJSON_AddNumberToObject(u, "placed",
+			    (double)v.unpinned_placed);
+			cJSON_AddNumberToObject(u, "asPlanned",
+			    (double)v.unpinned_as_planned);
+		}
 		if (v.accepted != v.instances)
 			dra_warning("the allocator does not accept the plan: "
 			    "%s", v.first_failure != NULL ? v.first_failure :

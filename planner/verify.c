@@ -203,6 +203,66 @@ verify_node(const struct plan_inventory *inv, const struct plan_result *r,
 		}
 	}
 	dra_allocator_free(a);
+	a = NULL;
+
+	/* Again, the claims naming only their profile: node-wide. */
+	if (rc == KUBE_OK)
+		rc = dra_allocator_new(s, NULL, &a, err);
+	for (i = 0; i < ngpus && rc == KUBE_OK; i++) {
+		gp = &inv->gpus[gpus[i]];
+		g = inv->geometries[gp->geometry];
+		lay = &r->gpus[gpus[i]];
+		if (gp->mode != PLAN_MODE_DYNAMIC || !lay->used)
+			continue;
+		for (k = 0; k < lay->nslots; k++) {
+			if (lay->slots[k].kind == PLAN_OWNER_RUNNING ||
+			    lay->slots[k].kind == PLAN_OWNER_SPARE)
+				continue;
+			pl = &g->placements[lay->slots[k].placement];
+			if (g->profiles[pl->profile].whole)
+				snprintf(selector, sizeof(selector), "true");
+			else
+				snprintf(selector, sizeof(selector),
+				    "device.attributes['%s'].profile == '%s'",
+				    PLAN_NVIDIA_DRIVER,
+				    g->profiles[pl->profile].name);
+			memset(&dr, 0, sizeof(dr));
+			dr.name = "";
+			dr.class_name = g->profiles[pl->profile].whole ?
+			    PLAN_CLASS_GPU : PLAN_CLASS_MIG;
+			sel[0] = selector;
+			dr.selectors = sel;
+			dr.nselectors = 1;
+			dr.mode = KUBE_MODE_EXACT_COUNT;
+			dr.mode_text = "ExactCount";
+			dr.count = 1;
+			memset(&rq, 0, sizeof(rq));
+			rq.name = "gpu";
+			rq.exactly = &dr;
+			memset(&ref, 0, sizeof(ref));
+			ref.namespace = "plan";
+			ref.name = "verify";
+			ref.spec = &(struct kube_claim_spec){ &rq, 1, NULL, 0,
+			    0 };
+			memset(&res, 0, sizeof(res));
+			rc = dra_allocate(a, gp->node, kube_snapshot_node(s,
+			    gp->node), &ref, 1, &res, err);
+			if (rc != KUBE_OK)
+				break;
+			v->unpinned++;
+			if (res.status == DRA_ALLOC_OK && res.npicks == 1) {
+				v->unpinned_placed++;
+				if (plan_inventory_device(inv, gp,
+				    lay->slots[k].placement, want,
+				    sizeof(want)) != NULL && strcmp(
+				    res.picks[0].device->name, want) == 0)
+					v->unpinned_as_planned++;
+				dra_allocator_hold(a, &res);
+			}
+			dra_alloc_result_free(&res);
+		}
+	}
+	dra_allocator_free(a);
 	kube_snapshot_free(s);
 	v->nodes++;
 	return (rc);

@@ -10,7 +10,10 @@
  * that names only the instance's profile and its GPU (its PCI bus ID),
  * and compares the device the allocator picks (first fit) with the
  * device the plan names.  A plan passes when every instance lands on
- * exactly its planned device.
+ * exactly its planned device.  A second replay drops the GPU from the
+ * claims (node-wide first fit) and counts how many still get a device
+ * and how many the planned one: the plan's starts hold for claims that
+ * name their GPU, as `kubectl dra apply` will make them.
  */
 #ifndef PLAN_VERIFY_H
 #define PLAN_VERIFY_H
@@ -24,6 +27,15 @@
 struct plan_verify {
 	size_t	 instances;	/* instances replayed */
 	size_t	 accepted;	/* landed on the planned device */
+	/*
+	 * The same claims on dynamic MIG naming only their profile (and
+	 * node), node-wide first fit in the plan's order, as the
+	 * scheduler treats claims that do not name their GPU: how many
+	 * get a device at all, and how many the planned one.
+	 */
+	size_t	 unpinned;	/* instances replayed that way */
+	size_t	 unpinned_placed;
+	size_t	 unpinned_as_planned;
 	size_t	 nodes;		/* nodes replayed */
 	double	 seconds;
 	char	*first_failure;	/* NULL, or "node/gpu: instance 3

@@ -1099,6 +1099,9 @@ pd_layout(const struct pd *pd)
 		cJSON_AddStringToObject(o, "model", g->model != NULL ?
 		    g->model : "");
 		cJSON_AddStringToObject(o, "mode", pd_mode_name(gp->mode));
+		if (gp->pci_bus_id != NULL)
+			cJSON_AddStringToObject(o, "pciBusID",
+			    gp->pci_bus_id);
 		cJSON_AddStringToObject(o, "state", lay->used ? "used" :
 		    lay->headroom ? "headroom" : "idle");
 		cJSON_AddBoolToObject(o, "rebuilt", lay->rebuilt);
