@@ -25,6 +25,11 @@
 static const char *const output_values[] = { "json", "name", "wide",
     "yaml", NULL };
 static const char *const format_values[] = { "json", "yaml", NULL };
+static const char *const plan_output_values[] = { "json", "svg", "table",
+    "yaml", NULL };
+static const char *const mig_values[] = { "dynamic", "static", NULL };
+static const char *const baseline_values[] = { "as-given", "large-first",
+    "none", "random", "small-first", NULL };
 static const char *const get_kinds[] = { "claims", "classes", "devices",
     "nodes", "pools", "slices", "templates", NULL };
 static const char *const describe_kinds[] = { "claim", "device", "node",
@@ -172,7 +177,14 @@ offer_values(struct dra_ctx *ctx, const struct dra_cmd *cmd,
 	case DRA_F_OUTPUT:
 		if (cmd == &dra_cmd_snapshot)
 			return DIRECTIVE_DEFAULT;
-		offer_list(pre, output_values, cur);
+		offer_list(pre, cmd == &dra_cmd_plan ? plan_output_values :
+		    output_values, cur);
+		return DIRECTIVE_NOFILE;
+	case DRA_F_MIG:
+		offer_list(pre, mig_values, cur);
+		return DIRECTIVE_NOFILE;
+	case DRA_F_BASELINE:
+		offer_list(pre, baseline_values, cur);
 		return DIRECTIVE_NOFILE;
 	case DRA_F_FORMAT:
 		offer_list(pre, format_values, cur);
