@@ -76,9 +76,18 @@ struct plan {
 	double				 time_limit;
 	double				 gap;
 	double				 t0;
+	int				 kinds[4];	/* LEVEL_* per level */
 	double				*xsol;		/* the last solution found,
 							   per column (1-based) */
 	struct plan_result		*res;
+};
+
+/* The objectives, in the order they are solved (solve.h). */
+enum {
+	LEVEL_SERVED,		/* priority-weighted replicas, maximised */
+	LEVEL_GPUS,		/* GPUs in use */
+	LEVEL_RECONFIGURED,	/* GPUs holding running claims cut anew */
+	LEVEL_CHANGED,		/* GPUs mig-parted must cut differently */
 };
 
 /* GLPK's environment while it runs: hooks and the search's bound. */
@@ -367,8 +376,12 @@ build_classes(struct plan *pl, struct dra_err *err)
 			k[i].cat = 3;
 		else if (gp->mode == PLAN_MODE_DYNAMIC)
 			k[i].cat = 0;
-		else if (gp->mode == PLAN_MODE_STATIC && gp->nrunning > 0) {
-			k[i].cat = 2;
+		else
+			k[i].cat = (gp->mode == PLAN_MODE_STATIC &&
+			    gp->nrunning > 0) ? 2 : 1;
+		/* Static GPUs: today's instances tell them apart (what
+		   they keep, and whether a pattern changes them). */
+		if (gp->mode == PLAN_MODE_STATIC && !gp->tainted) {
 			k[i].nexisting = gp->nexisting;
 			k[i].existing = xcalloc(gp->nexisting + 1,
 			    sizeof(int));
@@ -376,8 +389,7 @@ build_classes(struct plan *pl, struct dra_err *err)
 			    gp->nexisting * sizeof(int));
 			qsort(k[i].existing, k[i].nexisting, sizeof(int),
 			    cmp_int);
-		} else
-			k[i].cat = 1;
+		}
 	}
 	free(rank);
 	qsort(k, inv->ngpus, sizeof(*k), cmp_gkey);
@@ -783,6 +795,40 @@ build_model(struct plan *pl, int elastic, int *slack)
 	pl->ncols = glp_get_num_cols(pl->lp);
 }
 
+/*
+ * Whether a GPU of class c taking pattern p must be cut anew by
+ * mig-parted: a whole GPU that gets MIG instances, a static GPU whose
+ * instances today cannot hold p (p fits in today's instances when it
+ * needs no more of any profile than they have).  Dynamic MIG, tainted
+ * GPUs and GPUs that keep today's layout never change.
+ */
+static int
+pattern_changes(const struct plan *pl, const struct cls *c,
+    const struct plan_pattern *p)
+{
+	const struct plan_geometry	*g = pl->inv->geometries[c->geometry];
+	int				*have;
+	size_t				 k;
+	int				 changes = 0;
+
+	if (c->tainted || c->keep_existing || c->mode == PLAN_MODE_DYNAMIC)
+		return (0);
+	if (c->mode == PLAN_MODE_WHOLE) {
+		for (k = 0; k < g->nprofiles; k++)
+			if (p->count[k] > 0 && !g->profiles[k].whole)
+				return (1);
+		return (0);
+	}
+	have = xcalloc(g->nprofiles + 1, sizeof(int));
+	for (k = 0; k < c->nexisting; k++)
+		have[g->placements[c->existing[k]].profile]++;
+	for (k = 0; k < g->nprofiles; k++)
+		if (p->count[k] > have[k])
+			changes = 1;
+	free(have);
+	return (changes);
+}
+
 /* Set the objective of one level; other columns get 0. */
 static void
 set_objective(struct plan *pl, int level)
@@ -794,8 +840,8 @@ set_objective(struct plan *pl, int level)
 
 	for (j = 1; j <= pl->ncols; j++)
 		glp_set_obj_coef(pl->lp, j, 0);
-	switch (level) {
-	case 0:
+	switch (pl->kinds[level]) {
+	case LEVEL_SERVED:
 		glp_set_obj_dir(pl->lp, GLP_MAX);
 		for (wi = 0; wi < pl->nwl; wi++) {
 			w = &pl->wl[wi];
@@ -804,7 +850,7 @@ set_objective(struct plan *pl, int level)
 			    w->w->priority : 0) + 1);
 		}
 		break;
-	case 1:
+	case LEVEL_GPUS:
 		/*
 		 * GPUs in use: those of unpinned classes that take a
 		 * pattern, plus every GPU holding running claims (the
@@ -825,7 +871,17 @@ set_objective(struct plan *pl, int level)
 					    c->rcol + (int)q, -1);
 		}
 		break;
-	case 2:
+	case LEVEL_CHANGED:
+		glp_set_obj_dir(pl->lp, GLP_MIN);
+		for (ci = 0; ci < pl->ncls; ci++) {
+			c = &pl->cls[ci];
+			for (q = 0; q < c->npat; q++)
+				if (pattern_changes(pl, c, &c->pat[q]))
+					glp_set_obj_coef(pl->lp,
+					    c->col + (int)q, 1);
+		}
+		break;
+	case LEVEL_RECONFIGURED:
 		glp_set_obj_dir(pl->lp, GLP_MIN);
 		for (ci = 0; ci < pl->ncls; ci++) {
 			c = &pl->cls[ci];
@@ -1074,6 +1130,24 @@ layout_changed(const struct plan_geometry *g, const struct plan_gpu *gp,
 	return (changed);
 }
 
+/* Whether counts (per profile) fit in GPU gp's instances today. */
+static int
+fits_existing(const struct plan_geometry *g, const struct plan_gpu *gp,
+    const int *counts)
+{
+	int	*have, fits = 1;
+	size_t	 k;
+
+	have = xcalloc(g->nprofiles + 1, sizeof(int));
+	for (k = 0; k < gp->nexisting; k++)
+		have[g->placements[gp->existing[k]].profile]++;
+	for (k = 0; k < g->nprofiles; k++)
+		if (counts[k] > have[k])
+			fits = 0;
+	free(have);
+	return (fits);
+}
+
 static void
 make_layouts(struct plan *pl)
 {
@@ -1088,7 +1162,9 @@ make_layouts(struct plan *pl)
 	size_t				*rank, *order, *wlorder;
 	size_t				 ci, q, k, i, gi, wi, nunits, s, j;
 	size_t				 idle;
-	int				 p, *owned, *used_unit;
+	int				 p, *owned, *used_unit, static_keep;
+	const int			*plist;
+	size_t				 nplist;
 	int64_t				 left, dev, per;
 	const struct plan_gpu		*gp;
 
@@ -1204,6 +1280,7 @@ make_layouts(struct plan *pl)
 		lay = &res->gpus[i];
 		lay->rebuilt = gws[i].rebuilt;
 		pat = gws[i].pat;
+		static_keep = 0;
 		owned = xcalloc(g->nprofiles + 1, sizeof(int));
 		for (j = 0; j < gws[i].nunits; j++)
 			owned[gws[i].unit_profile[j]]++;
@@ -1213,7 +1290,13 @@ make_layouts(struct plan *pl)
 		 * among equal optima, not part of the plan.  A static GPU
 		 * that keeps today's layout keeps its spares.
 		 */
-		if (pat != NULL && !gws[i].cls->keep_existing &&
+		if (pat != NULL && gp->mode == PLAN_MODE_STATIC &&
+		    !lay->rebuilt && !gws[i].cls->keep_existing &&
+		    fits_existing(g, gp, owned)) {
+			/* Today's instances hold it: keep them, the rest
+			   as spares (nothing for mig-parted to do). */
+			static_keep = 1;
+		} else if (pat != NULL && !gws[i].cls->keep_existing &&
 		    memcmp(owned, pat->count, g->nprofiles * sizeof(int))
 		    != 0) {
 			const struct plan_pattern *alt;
@@ -1226,8 +1309,15 @@ make_layouts(struct plan *pl)
 				pat = alt;
 		}
 		free(owned);
-		lay->slots = xcalloc(gp->nrunning + (pat != NULL ?
-		    pat->nplacements : 0) + 1, sizeof(*lay->slots));
+		if (static_keep) {
+			plist = gp->existing;
+			nplist = gp->nexisting;
+		} else {
+			plist = pat != NULL ? pat->placements : NULL;
+			nplist = pat != NULL ? pat->nplacements : 0;
+		}
+		lay->slots = xcalloc(gp->nrunning + nplist + 1,
+		    sizeof(*lay->slots));
 		if (!lay->rebuilt)
 			for (j = 0; j < gp->nrunning; j++) {
 				lay->slots[lay->nslots].placement =
@@ -1239,10 +1329,10 @@ make_layouts(struct plan *pl)
 				lay->nslots++;
 			}
 		used_unit = xcalloc(gws[i].nunits + 1, sizeof(int));
-		for (k = 0; pat != NULL && k < pat->nplacements; k++) {
+		for (k = 0; k < nplist; k++) {
 			struct plan_slot *sl = &lay->slots[lay->nslots++];
 
-			sl->placement = pat->placements[k];
+			sl->placement = plist[k];
 			sl->kind = PLAN_OWNER_SPARE;
 			p = g->placements[sl->placement].profile;
 			for (j = 0; j < gws[i].nunits; j++) {
@@ -1519,18 +1609,21 @@ explain(struct plan *pl, struct glpk_ctx *ctx, struct dra_err *err)
 
 /* ------------------------------------------------------------------ */
 
+/* The levels' names, by kind (LEVEL_*). */
+static const char *const level_names[] = { "served", "gpus",
+    "reconfigured", "changed" };
+
 static void
 read_level(struct plan *pl, struct glpk_ctx *ctx, int level, int st,
     int ret, double t)
 {
 	struct plan_level	*lv = &pl->res->levels[level];
-	static const char	*names[] = { "served", "gpus",
-				    "reconfigured" };
-	int			 maximize = (level == 0);
+	int			 kind = pl->kinds[level];
+	int			 maximize = (kind == LEVEL_SERVED);
 
-	lv->name = names[level];
+	lv->name = level_names[kind];
 	/* GPUs holding running claims are in use whatever they take. */
-	lv->value = glp_mip_obj_val(pl->lp) + (level == 1 ?
+	lv->value = glp_mip_obj_val(pl->lp) + (kind == LEVEL_GPUS ?
 	    (double)pl->pinned_gpus : 0);
 	lv->seconds = now_seconds() - t;
 	lv->proven = (st == GLP_OPT && ret == 0);
@@ -1538,7 +1631,7 @@ read_level(struct plan *pl, struct glpk_ctx *ctx, int level, int st,
 		lv->bound = lv->value;
 		lv->gap = 0;
 	} else {
-		lv->bound = ctx->have_bound ? ctx->bound + (level == 1 ?
+		lv->bound = ctx->have_bound ? ctx->bound + (kind == LEVEL_GPUS ?
 		    (double)pl->pinned_gpus : 0) : lv->value;
 		if (maximize)
 			lv->bound = floor(lv->bound + 1e-6);
@@ -1565,15 +1658,13 @@ static void
 unsolved_level(struct plan *pl, struct glpk_ctx *ctx, int level, double t)
 {
 	struct plan_level	*lv = &pl->res->levels[level];
-	static const char	*names[] = { "served", "gpus",
-				    "reconfigured" };
 	double			 v = 0, konst;
 	int			 j;
 
-	konst = level == 1 ? (double)pl->pinned_gpus : 0;
+	konst = pl->kinds[level] == LEVEL_GPUS ? (double)pl->pinned_gpus : 0;
 	for (j = 1; j <= pl->ncols; j++)
 		v += glp_get_obj_coef(pl->lp, j) * col_val(pl, j);
-	lv->name = names[level];
+	lv->name = level_names[pl->kinds[level]];
 	lv->value = v + konst;
 	lv->bound = ctx->have_bound ? ceil(ctx->bound + konst - 1e-6) :
 	    konst;
@@ -1809,15 +1900,27 @@ plan_solve(const struct plan_inventory *inv, const struct plan_demand *d,
 	build_model(&pl, 0, NULL);
 	res->ncols = (size_t)glp_get_num_cols(pl.lp);
 	res->nrows = (size_t)glp_get_num_rows(pl.lp);
-	nlevels = pl.rebuild ? 3 : 2;
+	nlevels = 0;
+	pl.kinds[nlevels++] = LEVEL_SERVED;
+	pl.kinds[nlevels++] = LEVEL_GPUS;
+	if (pl.rebuild)
+		pl.kinds[nlevels++] = LEVEL_RECONFIGURED;
+	for (i = 0; i < pl.ncls; i++)
+		if (pl.cls[i].mode != PLAN_MODE_DYNAMIC &&
+		    !pl.cls[i].tainted && !pl.cls[i].keep_existing) {
+			pl.kinds[nlevels++] = LEVEL_CHANGED;
+			break;
+		}
 	res->status = PLAN_OPTIMAL;
 	for (level = 0; level < nlevels; level++) {
 		tl = now_seconds();
 		set_objective(&pl, level);
 		progress(opts, "plan: level %d of %d (%s)", level + 1,
-		    nlevels, level == 0 ? "serve the most priority-weighted "
-		    "demand" : level == 1 ? "use the fewest GPUs" :
-		    "cut the fewest GPUs that hold work");
+		    nlevels, pl.kinds[level] == LEVEL_SERVED ? "serve the most "
+		    "priority-weighted demand" : pl.kinds[level] ==
+		    LEVEL_GPUS ? "use the fewest GPUs" : pl.kinds[level] ==
+		    LEVEL_RECONFIGURED ? "cut the fewest GPUs that hold work" :
+		    "reconfigure the fewest GPUs by mig-parted");
 		run_glpk(&pl, &ctx, &st, &ret, err);
 		if (st != GLP_OPT && st != GLP_FEAS) {
 			if (level == 0 && (st == GLP_NOFEAS ||
@@ -1837,9 +1940,9 @@ plan_solve(const struct plan_inventory *inv, const struct plan_demand *d,
 		if (res->levels[level].gap > res->gap)
 			res->gap = res->levels[level].gap;
 		if (level + 1 < nlevels)
-			fix_objective(&pl, level == 0,
-			    res->levels[level].value - (level == 1 ?
-			    (double)pl.pinned_gpus : 0));
+			fix_objective(&pl, pl.kinds[level] == LEVEL_SERVED,
+			    res->levels[level].value - (pl.kinds[level] ==
+			    LEVEL_GPUS ? (double)pl.pinned_gpus : 0));
 	}
 	if (res->status == PLAN_OPTIMAL || res->status == PLAN_FEASIBLE) {
 		/* A later level not reached for lack of time leaves the

@@ -28,7 +28,10 @@
  * Objectives, lexicographic, one GLPK solve each with the previous
  * optimum fixed: (1) maximise priority-weighted replicas served,
  * weight priority+1 per replica; (2) minimise GPUs in use; (3)
- * minimise GPUs holding running claims that are cut anew.  Level (4),
+ * minimise GPUs holding running claims that are cut anew (only when
+ * repartitioning is allowed); (3b) minimise GPUs that mig-parted must
+ * cut differently from today (static and whole GPUs only: a static GPU
+ * whose instances today hold its pattern keeps them).  Level (4),
  * spreading across nodes, does not change (1)-(3) (any assignment of a
  * class's patterns to its GPUs has the same objectives), so it is
  * applied when counts become GPUs: patterns go to GPUs node by node in
@@ -120,7 +123,8 @@ struct plan_grant {
 
 /* One level of the lexicographic objective. */
 struct plan_level {
-	const char	*name;		/* "served", "gpus", "reconfigured" */
+	const char	*name;		/* "served", "gpus", "reconfigured",
+					   "changed" */
 	double		 value;
 	double		 bound;		/* best bound known (= value when
 					   proven) */
@@ -141,7 +145,7 @@ struct plan_result {
 	enum plan_status	 status;
 	double			 gap;		/* worst level's gap */
 	double			 seconds;	/* solver wall time */
-	struct plan_level	 levels[3];
+	struct plan_level	 levels[4];
 	size_t			 nlevels;	/* solved */
 
 	/* Per team t, workload i: served[t][i] replicas, devices[t][i]. */

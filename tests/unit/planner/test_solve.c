@@ -420,6 +420,51 @@ test_sharing(void **state)
 	fleet_free(inv);
 }
 
+/*
+ * mig-parted reconfigures as few GPUs as it can: two 3g.40gb go to the
+ * static GPU that has two today (kept as it is), not to a whole GPU
+ * that would have to be cut.
+ */
+static void
+test_fewest_changed(void **state)
+{
+	struct plan_inventory	*inv = fleet("H100-80GB", 2, 8,
+				    PLAN_MODE_WHOLE);
+	const struct plan_geometry *g = inv->geometries[0];
+	struct plan_demand	*d;
+	struct plan_result	*r;
+	size_t			 k;
+	int			 p = plan_profile_index(g, "3g.40gb");
+
+	inv->gpus[1].mode = PLAN_MODE_STATIC;
+	for (k = 0; k < g->nplacements; k++)
+		if (g->placements[k].profile == p) {
+			inv->gpus[1].existing = xreallocarray(
+			    inv->gpus[1].existing, inv->gpus[1].nexisting + 1,
+			    sizeof(int));
+			inv->gpus[1].existing[inv->gpus[1].nexisting++] =
+			    (int)k;
+		}
+	assert_int_equal(inv->gpus[1].nexisting, 2);
+	d = demand(HEAD "policy: {utilization: {ceiling: 100%%}}\n"
+	    "teams:\n- namespace: a\n  workloads:\n"
+	    "  - {name: x, replicas: 2, needs: {profile: 3g.40gb}}\n");
+	r = solve(inv, d);
+	assert_int_equal(r->status, PLAN_OPTIMAL);
+	assert_int_equal(r->nlevels, 3);
+	assert_string_equal(r->levels[2].name, "changed");
+	assert_int_equal((int)r->levels[2].value, 0);
+	assert_false(r->gpus[0].used);
+	assert_true(r->gpus[1].used);
+	assert_false(r->gpus[1].changed);
+	assert_int_equal(r->gpus[1].nslots, 2);
+	plan_result_free(r);
+	plan_demand_free(d);
+	free(inv->gpus[1].existing);
+	inv->gpus[1].existing = NULL;
+	fleet_free(inv);
+}
+
 /* MPS never runs on GPUs cut by dynamic MIG; on whole GPUs it does. */
 static void
 test_mps_not_dynamic(void **state)
@@ -490,6 +535,7 @@ main(void)
 		cmocka_unit_test(test_sharing),
 		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_mps_not_dynamic),
+		cmocka_unit_test(test_fewest_changed),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
