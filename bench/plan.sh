@@ -226,7 +226,7 @@ done
 cat <<EOF
 
 "solver s" is plan_solve()'s own time (building the classes and
-patterns, three GLPK levels, the layout); "wall s" adds building the
+patterns, the GLPK levels, the layout); "wall s" adds building the
 fleet and demand in memory.  First fit places the plan's devices on the
 same fleet (running instances held) one claim at a time with the
 structured allocator; "unplaced" devices found no GPU.
