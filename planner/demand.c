@@ -31,16 +31,13 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include <yaml.h>
-
 #include "arena.h"
 #include "buf.h"
 #include "model.h"
 #include "xmalloc.h"
 #include "yamlscalar.h"
+#include "ydoc.h"
 
-#define DEM_MAX_EXPANDED	1000000UL	/* nodes, aliases expanded */
-#define DEM_MAX_DEPTH		64		/* nesting */
 #define DEM_FLD			256		/* a field path */
 #define DEM_QUOTE		256		/* a quoted value */
 #define DEM_QUOTE_MAX		48		/* bytes of it shown */
@@ -54,40 +51,6 @@
 #define DEM_PRIO_MIN		(-2147483647 - 1)
 #define DEM_PRIO_MAX		1000000000
 
-enum dem_type {
-	DEM_SCALAR,
-	DEM_SEQ,
-	DEM_MAP,
-};
-
-/* One node of the document, in the arena. */
-struct dem_node {
-	enum dem_type		  type;
-	int			  plain;  /* unquoted, untagged */
-	const char		 *str;	  /* scalar text */
-	size_t			  len;
-	struct dem_node		**kids;	  /* SEQ items; MAP keys, values */
-	size_t			  n;	  /* SEQ items, MAP 2 x pairs */
-	unsigned long		  line;	  /* 1-based */
-	unsigned long		  col;
-};
-
-struct dem_anchor {
-	struct dem_anchor	*next;
-	const char		*name;
-	struct dem_node		*node;
-	unsigned long		 weight;
-};
-
-struct dem_frame {
-	struct dem_node		 *node;
-	const char		 *anchor;
-	struct dem_node		**kids;
-	size_t			  n;
-	size_t			  cap;
-	unsigned long		  weight;	/* expanded size */
-};
-
 /* The reader's state. */
 struct dem {
 	const char		*file;
@@ -95,73 +58,69 @@ struct dem {
 	struct dra_arena	 a;
 };
 
-static int	 dem_fail(struct dem *, const struct dem_node *, const char *,
+static int	 dem_fail(struct dem *, const struct kube_ynode *, const char *,
 		    const char *, ...) __attribute__((format(printf, 4, 5)));
 static const char *dem_quote(char *, const char *);
-static const char *dem_what(char *, const struct dem_node *);
+static const char *dem_what(char *, const struct kube_ynode *);
 static const char *dem_fld(char *, const char *, const char *);
 static const char *dem_fldi(char *, const char *, size_t);
-static struct dem_node *dem_newnode(struct dem *, enum dem_type,
-		    const yaml_mark_t *);
-static void	 dem_push(struct dem_frame *, struct dem_node *,
-		    unsigned long);
 static int	 dem_yaml(struct dem *, const char *, size_t,
-		    struct dem_node **);
-static int	 dem_isnull(const struct dem_node *);
-static const struct dem_node *dem_get(const struct dem_node *,
+		    struct kube_ynode **);
+static int	 dem_isnull(const struct kube_ynode *);
+static const struct kube_ynode *dem_get(const struct kube_ynode *,
 		    const char *);
-static const struct dem_node *dem_opt(const struct dem_node *,
+static const struct kube_ynode *dem_opt(const struct kube_ynode *,
 		    const char *);
 static size_t	 dem_distance(const char *, const char *);
-static int	 dem_fields(struct dem *, const struct dem_node *,
+static int	 dem_fields(struct dem *, const struct kube_ynode *,
 		    const char *, const char *const *);
-static int	 dem_map(struct dem *, const struct dem_node *, const char *,
+static int	 dem_map(struct dem *, const struct kube_ynode *, const char *,
 		    const char *const *);
-static int	 dem_seq(struct dem *, const struct dem_node *, const char *,
+static int	 dem_seq(struct dem *, const struct kube_ynode *, const char *,
 		    const char *);
-static int	 dem_need(struct dem *, const struct dem_node *, const char *,
-		    const char *, const struct dem_node **);
-static int	 dem_str(struct dem *, const struct dem_node *, const char *,
+static int	 dem_need(struct dem *, const struct kube_ynode *, const char *,
+		    const char *, const struct kube_ynode **);
+static int	 dem_str(struct dem *, const struct kube_ynode *, const char *,
 		    const char **);
-static int	 dem_int(struct dem *, const struct dem_node *, const char *,
+static int	 dem_int(struct dem *, const struct kube_ynode *, const char *,
 		    int64_t, int64_t, const char *, int64_t *);
-static int	 dem_bool(struct dem *, const struct dem_node *, const char *,
+static int	 dem_bool(struct dem *, const struct kube_ynode *, const char *,
 		    int *);
 static int	 dem_decimal(const char *, double *);
-static int	 dem_number(struct dem *, const struct dem_node *,
+static int	 dem_number(struct dem *, const struct kube_ynode *,
 		    const char *, double *);
-static int	 dem_ratio(struct dem *, const struct dem_node *,
+static int	 dem_ratio(struct dem *, const struct kube_ynode *,
 		    const char *, double *);
-static int	 dem_duration(struct dem *, const struct dem_node *,
+static int	 dem_duration(struct dem *, const struct kube_ynode *,
 		    const char *, double *);
-static int	 dem_quantity(struct dem *, const struct dem_node *,
+static int	 dem_quantity(struct dem *, const struct kube_ynode *,
 		    const char *, int, const char *, int64_t *);
 static int64_t	 dem_mib(int64_t);
 static int	 dem_label(const char *);
 static int	 dem_subdomain(const char *);
 static int	 dem_profile_ok(const char *);
 static int	 dem_prefix_ok(const char *);
-static int	 dem_dup(struct dem *, const struct dem_node *, size_t,
+static int	 dem_dup(struct dem *, const struct kube_ynode *, size_t,
 		    const char *, const char *, const char *);
-static int	 dem_metadata(struct dem *, const struct dem_node *);
-static int	 dem_policy(struct dem *, const struct dem_node *,
+static int	 dem_metadata(struct dem *, const struct kube_ynode *);
+static int	 dem_policy(struct dem *, const struct kube_ynode *,
 		    struct plan_policy *);
-static int	 dem_classes(struct dem *, const struct dem_node *,
+static int	 dem_classes(struct dem *, const struct kube_ynode *,
 		    struct plan_demand *);
-static int	 dem_replicas(struct dem *, const struct dem_node *,
+static int	 dem_replicas(struct dem *, const struct kube_ynode *,
 		    const char *, struct plan_workload *);
-static int	 dem_needs(struct dem *, const struct dem_node *,
+static int	 dem_needs(struct dem *, const struct kube_ynode *,
 		    const char *, struct plan_workload *);
-static int	 dem_sharing(struct dem *, const struct dem_node *,
+static int	 dem_sharing(struct dem *, const struct kube_ynode *,
 		    const char *, struct plan_workload *);
-static int	 dem_workload(struct dem *, const struct dem_node *,
+static int	 dem_workload(struct dem *, const struct kube_ynode *,
 		    const char *, const struct plan_demand *,
 		    struct plan_workload *);
-static int	 dem_team(struct dem *, const struct dem_node *, const char *,
+static int	 dem_team(struct dem *, const struct kube_ynode *, const char *,
 		    const struct plan_demand *, struct plan_team *);
-static int	 dem_teams(struct dem *, const struct dem_node *,
+static int	 dem_teams(struct dem *, const struct kube_ynode *,
 		    struct plan_demand *);
-static int	 dem_doc(struct dem *, const struct dem_node *,
+static int	 dem_doc(struct dem *, const struct kube_ynode *,
 		    struct plan_demand *);
 
 static const char *const dem_top_fields[] = { "apiVersion", "kind",
@@ -192,7 +151,7 @@ static const char *const dem_sharing_fields[] = { "mode",
 
 /* Record "FILE:LINE:COL: FIELD: message" (no "FIELD: " when fld is ""). */
 static int
-dem_fail(struct dem *m, const struct dem_node *n, const char *fld,
+dem_fail(struct dem *m, const struct kube_ynode *n, const char *fld,
     const char *fmt, ...)
 {
 	char	msg[DRA_ERR_MSG_MAX];
@@ -242,14 +201,14 @@ dem_quote(char *buf, const char *s)
 
 /* What n is, for "got ..." in messages: a quoted scalar or its kind. */
 static const char *
-dem_what(char *buf, const struct dem_node *n)
+dem_what(char *buf, const struct kube_ynode *n)
 {
 	switch (n->type) {
-	case DEM_MAP:
+	case KUBE_Y_MAP:
 		return "a mapping";
-	case DEM_SEQ:
+	case KUBE_Y_SEQ:
 		return "a list";
-	case DEM_SCALAR:
+	case KUBE_Y_SCALAR:
 		break;
 	}
 	if (dem_isnull(n))
@@ -285,236 +244,56 @@ dem_fldi(char *buf, const char *parent, size_t i)
  * The YAML tree.
  */
 
-static struct dem_node *
-dem_newnode(struct dem *m, enum dem_type type, const yaml_mark_t *mark)
-{
-	struct dem_node	*n;
-
-	n = dra_arena_alloc(&m->a, sizeof *n);
-	n->type = type;
-	n->line = (unsigned long)mark->line + 1;
-	n->col = (unsigned long)mark->column + 1;
-	return n;
-}
-
-static void
-dem_push(struct dem_frame *f, struct dem_node *kid, unsigned long w)
-{
-	if (f->n == f->cap) {
-		f->cap = f->cap ? f->cap * 2 : 8;
-		f->kids = xreallocarray(f->kids, f->cap, sizeof *f->kids);
-	}
-	f->kids[f->n++] = kid;
-	f->weight += w;
-	if (f->weight > DEM_MAX_EXPANDED)
-		f->weight = DEM_MAX_EXPANDED + 1;
-}
-
 /*
- * Parse the one document in text into *root (in m->a).  A stream with
- * no document, or with a second one, is an error: a demand is one
- * document, and a second one silently ignored would be a surprise.
+ * Parse the one document in text into *root (in m->a), with the shared
+ * positioned reader (kube/util/ydoc.h).  A stream with no document, or
+ * with a second one, is an error: a demand is one document, and a
+ * second one silently ignored would be a surprise.
  */
 static int
-dem_yaml(struct dem *m, const char *text, size_t len, struct dem_node **root)
+dem_yaml(struct dem *m, const char *text, size_t len, struct kube_ynode **root)
 {
-	yaml_parser_t		 parser;
-	yaml_event_t		 ev;
-	struct dem_frame	 stack[DEM_MAX_DEPTH + 1];
-	struct dem_anchor	*anchors = NULL, *an;
-	struct dem_node		*node, *done = NULL;
-	unsigned long		 weight = 0;
-	size_t			 depth = 0, i;
-	int			 rc = KUBE_OK, finished = 0, docs = 0;
-	const char		*anchor, *tag;
-	char			 q[DEM_QUOTE];
+	int	rc;
 
-	*root = NULL;
-	memset(stack, 0, sizeof stack);
-	if (!yaml_parser_initialize(&parser))
-		return dra_err_set(m->err, KUBE_E_PARSE,
-		    "%s: cannot initialise the yaml parser", m->file);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
-	    len);
-
-	while (!finished) {
-		if (!yaml_parser_parse(&parser, &ev)) {
-			rc = dra_err_set(m->err, KUBE_E_PARSE,
-			    "%s:%lu:%lu: %s%s%s", m->file,
-			    (unsigned long)parser.problem_mark.line + 1,
-			    (unsigned long)parser.problem_mark.column + 1,
-			    parser.problem != NULL ? parser.problem :
-			    "malformed yaml",
-			    parser.context != NULL ? " " : "",
-			    parser.context != NULL ? parser.context : "");
-			break;
-		}
-		node = NULL;
-		anchor = NULL;
-		switch (ev.type) {
-		case YAML_DOCUMENT_START_EVENT:
-			if (++docs > 1)
-				rc = dra_err_set(m->err, KUBE_E_PARSE,
-				    "%s:%lu:%lu: a second document: a demand "
-				    "file holds one Demand", m->file,
-				    (unsigned long)ev.start_mark.line + 1,
-				    (unsigned long)ev.start_mark.column + 1);
-			break;
-		case YAML_STREAM_END_EVENT:
-			finished = 1;
-			break;
-		case YAML_SCALAR_EVENT:
-			node = dem_newnode(m, DEM_SCALAR, &ev.start_mark);
-			node->str = dra_arena_strndup(&m->a,
-			    (const char *)ev.data.scalar.value,
-			    ev.data.scalar.length);
-			node->len = strlen(node->str);
-			tag = (const char *)ev.data.scalar.tag;
-			node->plain = ev.data.scalar.style ==
-			    YAML_PLAIN_SCALAR_STYLE && tag == NULL;
-			if (tag != NULL && strcmp(tag, "!!str") != 0 &&
-			    strcmp(tag, YAML_STR_TAG) != 0)
-				node->plain = 1;	/* !!int, !!bool... */
-			if (node->len != ev.data.scalar.length)
-				rc = dra_err_set(m->err, KUBE_E_PARSE,
-				    "%s:%lu:%lu: a NUL character in a value",
-				    m->file, node->line, node->col);
-			anchor = (const char *)ev.data.scalar.anchor;
-			weight = 1;
-			break;
-		case YAML_ALIAS_EVENT:
-			for (an = anchors; an != NULL; an = an->next)
-				if (strcmp(an->name,
-				    (const char *)ev.data.alias.anchor) == 0)
-					break;
-			if (an == NULL) {
-				rc = dra_err_set(m->err, KUBE_E_PARSE,
-				    "%s:%lu:%lu: unknown anchor %s", m->file,
-				    (unsigned long)ev.start_mark.line + 1,
-				    (unsigned long)ev.start_mark.column + 1,
-				    dem_quote(q,
-				    (const char *)ev.data.alias.anchor));
-				break;
-			}
-			node = an->node;
-			weight = an->weight;
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			if (depth == DEM_MAX_DEPTH) {
-				rc = dra_err_set(m->err, KUBE_E_PARSE,
-				    "%s:%lu:%lu: nesting deeper than %d levels",
-				    m->file,
-				    (unsigned long)ev.start_mark.line + 1,
-				    (unsigned long)ev.start_mark.column + 1,
-				    DEM_MAX_DEPTH);
-				break;
-			}
-			depth++;
-			memset(&stack[depth], 0, sizeof stack[depth]);
-			stack[depth].node = dem_newnode(m,
-			    ev.type == YAML_MAPPING_START_EVENT ? DEM_MAP :
-			    DEM_SEQ, &ev.start_mark);
-			anchor = ev.type == YAML_MAPPING_START_EVENT ?
-			    (const char *)ev.data.mapping_start.anchor :
-			    (const char *)ev.data.sequence_start.anchor;
-			if (anchor != NULL)
-				stack[depth].anchor = dra_arena_strdup(&m->a,
-				    anchor);
-			stack[depth].weight = 1;
-			anchor = NULL;
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			node = stack[depth].node;
-			node->n = stack[depth].n;
-			if (node->n > 0) {
-				node->kids = dra_arena_calloc(&m->a, node->n,
-				    sizeof *node->kids);
-				memcpy(node->kids, stack[depth].kids,
-				    node->n * sizeof *node->kids);
-			}
-			free(stack[depth].kids);
-			stack[depth].kids = NULL;
-			anchor = stack[depth].anchor;
-			weight = stack[depth].weight;
-			depth--;
-			break;
-		default:
-			break;
-		}
-		if (rc == KUBE_OK && node != NULL) {
-			if (anchor != NULL) {
-				an = dra_arena_alloc(&m->a, sizeof *an);
-				an->name = dra_arena_strdup(&m->a, anchor);
-				an->node = node;
-				an->weight = weight;
-				an->next = anchors;
-				anchors = an;
-			}
-			if (depth == 0)
-				done = node;
-			else
-				dem_push(&stack[depth], node, weight);
-			if ((depth == 0 ? weight : stack[depth].weight) >
-			    DEM_MAX_EXPANDED)
-				rc = dra_err_set(m->err, KUBE_E_PARSE,
-				    "%s:%lu:%lu: the document expands to more "
-				    "than %lu nodes through aliases", m->file,
-				    (unsigned long)ev.start_mark.line + 1,
-				    (unsigned long)ev.start_mark.column + 1,
-				    DEM_MAX_EXPANDED);
-		}
-		yaml_event_delete(&ev);
-		if (rc != KUBE_OK)
-			break;
-	}
-	for (i = 1; i <= depth; i++)
-		free(stack[i].kids);
-	yaml_parser_delete(&parser);
-	if (rc == KUBE_OK && (done == NULL || dem_isnull(done)))
+	rc = kube_yaml_load(m->file, text, len, KUBE_YAML_ONE_DOC |
+	    KUBE_YAML_NO_NUL, "a demand file holds one Demand", KUBE_E_PARSE,
+	    &m->a, root, m->err);
+	if (rc == KUBE_OK && (*root == NULL || dem_isnull(*root))) {
+		*root = NULL;
 		rc = dra_err_set(m->err, KUBE_E_PARSE,
 		    "%s:1:1: the file is empty: expected a document of kind "
 		    "%s", m->file, PLAN_DEMAND_KIND);
-	if (rc == KUBE_OK)
-		*root = done;
+	}
 	return rc;
 }
 
 /* Absent, or a plain null ("", "~", "null"). */
 static int
-dem_isnull(const struct dem_node *n)
+dem_isnull(const struct kube_ynode *n)
 {
-	double	d;
-	int	b;
-
-	if (n == NULL)
-		return 1;
-	if (n->type != DEM_SCALAR || !n->plain)
-		return 0;
-	return dra_yaml_resolve(n->str, n->len, &d, &b) == DRA_YAML_NULL;
+	return kube_ynode_is_null(n);
 }
 
 /* The value of key in mapping map, or NULL. */
-static const struct dem_node *
-dem_get(const struct dem_node *map, const char *key)
+static const struct kube_ynode *
+dem_get(const struct kube_ynode *map, const char *key)
 {
 	size_t	i;
 
-	if (map == NULL || map->type != DEM_MAP)
+	if (map == NULL || map->type != KUBE_Y_MAP)
 		return NULL;
 	for (i = 0; i + 1 < map->n; i += 2)
-		if (map->kids[i]->type == DEM_SCALAR &&
+		if (map->kids[i]->type == KUBE_Y_SCALAR &&
 		    strcmp(map->kids[i]->str, key) == 0)
 			return map->kids[i + 1];
 	return NULL;
 }
 
 /* The value of key, or NULL when absent or null (null means absent). */
-static const struct dem_node *
-dem_opt(const struct dem_node *map, const char *key)
+static const struct kube_ynode *
+dem_opt(const struct kube_ynode *map, const char *key)
 {
-	const struct dem_node	*n = dem_get(map, key);
+	const struct kube_ynode	*n = dem_get(map, key);
 
 	return dem_isnull(n) ? NULL : n;
 }
@@ -563,17 +342,17 @@ dem_distance(const char *a, const char *b)
  * name ("did you mean") or the list of known ones.
  */
 static int
-dem_fields(struct dem *m, const struct dem_node *map, const char *fld,
+dem_fields(struct dem *m, const struct kube_ynode *map, const char *fld,
     const char *const *known)
 {
-	const struct dem_node	*k;
+	const struct kube_ynode	*k;
 	char			 q[DEM_QUOTE], list[DEM_FLD * 2];
 	size_t			 i, j, best = SIZE_MAX, dist, o;
 	const char		*near = NULL;
 
 	for (i = 0; i + 1 < map->n; i += 2) {
 		k = map->kids[i];
-		if (k->type != DEM_SCALAR)
+		if (k->type != KUBE_Y_SCALAR)
 			return dem_fail(m, k, fld, "expected a field name, "
 			    "got %s", dem_what(q, k));
 		for (j = 0; j < i; j += 2)
@@ -621,12 +400,12 @@ dem_fields(struct dem *m, const struct dem_node *map, const char *fld,
 
 /* n is a mapping whose fields are among known. */
 static int
-dem_map(struct dem *m, const struct dem_node *n, const char *fld,
+dem_map(struct dem *m, const struct kube_ynode *n, const char *fld,
     const char *const *known)
 {
 	char	q[DEM_QUOTE];
 
-	if (n->type != DEM_MAP)
+	if (n->type != KUBE_Y_MAP)
 		return dem_fail(m, n, fld, "expected a mapping, got %s",
 		    dem_what(q, n));
 	return dem_fields(m, n, fld, known);
@@ -634,12 +413,12 @@ dem_map(struct dem *m, const struct dem_node *n, const char *fld,
 
 /* n is a list with at least one item (of what, for the message). */
 static int
-dem_seq(struct dem *m, const struct dem_node *n, const char *fld,
+dem_seq(struct dem *m, const struct kube_ynode *n, const char *fld,
     const char *what)
 {
 	char	q[DEM_QUOTE];
 
-	if (n->type != DEM_SEQ)
+	if (n->type != KUBE_Y_SEQ)
 		return dem_fail(m, n, fld, "expected a list of %s, got %s",
 		    what, dem_what(q, n));
 	if (n->n == 0)
@@ -649,8 +428,8 @@ dem_seq(struct dem *m, const struct dem_node *n, const char *fld,
 
 /* The value of required field key of map, in *out. */
 static int
-dem_need(struct dem *m, const struct dem_node *map, const char *fld,
-    const char *key, const struct dem_node **out)
+dem_need(struct dem *m, const struct kube_ynode *map, const char *fld,
+    const char *key, const struct kube_ynode **out)
 {
 	char	f[DEM_FLD];
 
@@ -670,13 +449,13 @@ dem_need(struct dem *m, const struct dem_node *map, const char *fld,
 
 /* A string without control characters (borrowed from the tree). */
 static int
-dem_str(struct dem *m, const struct dem_node *n, const char *fld,
+dem_str(struct dem *m, const struct kube_ynode *n, const char *fld,
     const char **out)
 {
 	char	q[DEM_QUOTE];
 	size_t	i;
 
-	if (n->type != DEM_SCALAR)
+	if (n->type != KUBE_Y_SCALAR)
 		return dem_fail(m, n, fld, "expected a string, got %s",
 		    dem_what(q, n));
 	for (i = 0; i < n->len; i++)
@@ -692,14 +471,14 @@ dem_str(struct dem *m, const struct dem_node *n, const char *fld,
  * message ("a non-negative integer").
  */
 static int
-dem_int(struct dem *m, const struct dem_node *n, const char *fld,
+dem_int(struct dem *m, const struct kube_ynode *n, const char *fld,
     int64_t min, int64_t max, const char *what, int64_t *out)
 {
 	char	q[DEM_QUOTE];
 	double	v;
 	int	b;
 
-	if (n->type != DEM_SCALAR || !n->plain ||
+	if (n->type != KUBE_Y_SCALAR || !n->plain ||
 	    dra_yaml_resolve(n->str, n->len, &v, &b) != DRA_YAML_NUMBER ||
 	    !isfinite(v) || v != floor(v) || v < (double)min)
 		return dem_fail(m, n, fld, "expected %s, got %s", what,
@@ -712,12 +491,12 @@ dem_int(struct dem *m, const struct dem_node *n, const char *fld,
 }
 
 static int
-dem_bool(struct dem *m, const struct dem_node *n, const char *fld, int *out)
+dem_bool(struct dem *m, const struct kube_ynode *n, const char *fld, int *out)
 {
 	char	q[DEM_QUOTE];
 	double	v;
 
-	if (n->type != DEM_SCALAR || !n->plain ||
+	if (n->type != KUBE_Y_SCALAR || !n->plain ||
 	    dra_yaml_resolve(n->str, n->len, &v, out) != DRA_YAML_BOOL)
 		return dem_fail(m, n, fld, "expected true or false, got %s",
 		    dem_what(q, n));
@@ -747,17 +526,17 @@ dem_decimal(const char *s, double *v)
 
 /* A non-negative number, plain or quoted. */
 static int
-dem_number(struct dem *m, const struct dem_node *n, const char *fld,
+dem_number(struct dem *m, const struct kube_ynode *n, const char *fld,
     double *out)
 {
 	char	q[DEM_QUOTE];
 	int	b;
 
-	if (n->type == DEM_SCALAR && n->plain &&
+	if (n->type == KUBE_Y_SCALAR && n->plain &&
 	    dra_yaml_resolve(n->str, n->len, out, &b) == DRA_YAML_NUMBER &&
 	    isfinite(*out) && *out >= 0)
 		return KUBE_OK;
-	if (n->type == DEM_SCALAR && !n->plain && dem_decimal(n->str, out))
+	if (n->type == KUBE_Y_SCALAR && !n->plain && dem_decimal(n->str, out))
 		return KUBE_OK;
 	return dem_fail(m, n, fld, "expected a non-negative number, got %s",
 	    dem_what(q, n));
@@ -765,13 +544,13 @@ dem_number(struct dem *m, const struct dem_node *n, const char *fld,
 
 /* A fraction 0..1 ("0.8") or a percentage 0..100% ("80%", "12.5%"). */
 static int
-dem_ratio(struct dem *m, const struct dem_node *n, const char *fld,
+dem_ratio(struct dem *m, const struct kube_ynode *n, const char *fld,
     double *out)
 {
 	char	q[DEM_QUOTE], num[64];
 	double	v;
 
-	if (n->type != DEM_SCALAR)
+	if (n->type != KUBE_Y_SCALAR)
 		goto bad;
 	if (n->len > 1 && n->len < sizeof num && n->str[n->len - 1] == '%') {
 		memcpy(num, n->str, n->len - 1);
@@ -847,14 +626,14 @@ plan_duration_parse(const char *s, double *out)
  * units h, m, s, ms, us, ns) or a plain number of seconds.
  */
 static int
-dem_duration(struct dem *m, const struct dem_node *n, const char *fld,
+dem_duration(struct dem *m, const struct kube_ynode *n, const char *fld,
     double *out)
 {
 	char		 q[DEM_QUOTE];
 	double		 v, total = 0;
 	int		 b;
 
-	if (n->type != DEM_SCALAR)
+	if (n->type != KUBE_Y_SCALAR)
 		goto bad;
 	if (n->plain && dra_yaml_resolve(n->str, n->len, &v, &b) ==
 	    DRA_YAML_NUMBER) {
@@ -885,14 +664,14 @@ bad:
  * message ("20Gi").
  */
 static int
-dem_quantity(struct dem *m, const struct dem_node *n, const char *fld,
+dem_quantity(struct dem *m, const struct kube_ynode *n, const char *fld,
     int positive, const char *example, int64_t *milli)
 {
 	struct kube_quantity	 qt;
 	struct dra_err		 e;
 	char			 q[DEM_QUOTE];
 
-	if (n->type != DEM_SCALAR)
+	if (n->type != KUBE_Y_SCALAR)
 		return dem_fail(m, n, fld, "expected a quantity such as %s, "
 		    "got %s", example, dem_what(q, n));
 	if (kube_quantity_parse(n->str, &qt, &e) != KUBE_OK) {
@@ -1011,10 +790,10 @@ dem_prefix_ok(const char *s)
  * the first one that does is reported (with where it was).
  */
 static int
-dem_dup(struct dem *m, const struct dem_node *seq, size_t i,
+dem_dup(struct dem *m, const struct kube_ynode *seq, size_t i,
     const char *key, const char *fld, const char *in)
 {
-	const struct dem_node	*n, *prev;
+	const struct kube_ynode	*n, *prev;
 	char			 q[DEM_QUOTE];
 	size_t			 j;
 
@@ -1036,9 +815,9 @@ dem_dup(struct dem *m, const struct dem_node *seq, size_t i,
 
 /* metadata: name, labels, annotations; read for checking, not kept. */
 static int
-dem_metadata(struct dem *m, const struct dem_node *n)
+dem_metadata(struct dem *m, const struct kube_ynode *n)
 {
-	const struct dem_node	*v;
+	const struct kube_ynode	*v;
 	const char		*s;
 	const char		*const maps[] = { "labels", "annotations" };
 	char			 f[DEM_FLD], g[DEM_FLD], q[DEM_QUOTE];
@@ -1060,15 +839,15 @@ dem_metadata(struct dem *m, const struct dem_node *n)
 		if ((v = dem_opt(n, maps[i])) == NULL)
 			continue;
 		dem_fld(f, "metadata", maps[i]);
-		if (v->type != DEM_MAP)
+		if (v->type != KUBE_Y_MAP)
 			return dem_fail(m, v, f, "expected a mapping, got %s",
 			    dem_what(q, v));
 		for (j = 0; j + 1 < v->n; j += 2) {
-			if (v->kids[j]->type != DEM_SCALAR)
+			if (v->kids[j]->type != KUBE_Y_SCALAR)
 				return dem_fail(m, v->kids[j], f, "expected "
 				    "a key, got %s", dem_what(q, v->kids[j]));
 			dem_fld(g, f, v->kids[j]->str);
-			if (v->kids[j + 1]->type != DEM_SCALAR)
+			if (v->kids[j + 1]->type != KUBE_Y_SCALAR)
 				return dem_fail(m, v->kids[j + 1], g,
 				    "expected a string, got %s",
 				    dem_what(q, v->kids[j + 1]));
@@ -1078,9 +857,9 @@ dem_metadata(struct dem *m, const struct dem_node *n)
 }
 
 static int
-dem_policy(struct dem *m, const struct dem_node *n, struct plan_policy *p)
+dem_policy(struct dem *m, const struct kube_ynode *n, struct plan_policy *p)
 {
-	const struct dem_node	*sub, *v, *target = NULL, *ceiling = NULL;
+	const struct kube_ynode	*sub, *v, *target = NULL, *ceiling = NULL;
 	const char		*s;
 	char			 f[DEM_FLD], q[DEM_QUOTE];
 	int			 rc;
@@ -1181,15 +960,15 @@ dem_policy(struct dem *m, const struct dem_node *n, struct plan_policy *p)
 }
 
 static int
-dem_classes(struct dem *m, const struct dem_node *n, struct plan_demand *d)
+dem_classes(struct dem *m, const struct kube_ynode *n, struct plan_demand *d)
 {
-	const struct dem_node	*item, *v;
+	const struct kube_ynode	*item, *v;
 	const char		*s;
 	char			 f[DEM_FLD], g[DEM_FLD], q[DEM_QUOTE];
 	size_t			 i;
 	int			 rc;
 
-	if (n->type != DEM_SEQ)
+	if (n->type != KUBE_Y_SEQ)
 		return dem_fail(m, n, "priorityClasses", "expected a list of "
 		    "priority classes, got %s", dem_what(q, n));
 	if (n->n == 0)
@@ -1231,21 +1010,21 @@ dem_classes(struct dem *m, const struct dem_node *n, struct plan_demand *d)
 
 /* replicas: N, or {min, max} (min defaults to 0, max to min). */
 static int
-dem_replicas(struct dem *m, const struct dem_node *n, const char *fld,
+dem_replicas(struct dem *m, const struct kube_ynode *n, const char *fld,
     struct plan_workload *w)
 {
-	const struct dem_node	*min, *max;
+	const struct kube_ynode	*min, *max;
 	char			 f[DEM_FLD], q[DEM_QUOTE];
 	int			 rc;
 
-	if (n->type == DEM_SCALAR) {
+	if (n->type == KUBE_Y_SCALAR) {
 		if ((rc = dem_int(m, n, fld, 1, PLAN_DEMAND_MAX_REPLICAS,
 		    "a positive integer or {min, max}", &w->min)) != KUBE_OK)
 			return rc;
 		w->max = w->min;
 		return KUBE_OK;
 	}
-	if (n->type != DEM_MAP)
+	if (n->type != KUBE_Y_MAP)
 		return dem_fail(m, n, fld, "expected a positive integer or "
 		    "{min, max}, got %s", dem_what(q, n));
 	if ((rc = dem_fields(m, n, fld, dem_replicas_fields)) != KUBE_OK)
@@ -1278,16 +1057,16 @@ dem_replicas(struct dem *m, const struct dem_node *n, const char *fld,
 
 /* needs: a profile, the whole GPU, or a memory/sm requirement. */
 static int
-dem_needs(struct dem *m, const struct dem_node *n, const char *fld,
+dem_needs(struct dem *m, const struct kube_ynode *n, const char *fld,
     struct plan_workload *w)
 {
-	const struct dem_node	*profile, *gpu, *mem, *sm, *pn;
+	const struct kube_ynode	*profile, *gpu, *mem, *sm, *pn;
 	const char		*s;
 	char			 f[DEM_FLD], q[DEM_QUOTE];
 	int64_t			 milli, v;
 	int			 rc, kinds;
 
-	if (n->type == DEM_SCALAR) {
+	if (n->type == KUBE_Y_SCALAR) {
 		pn = n;
 		snprintf(f, sizeof f, "%s", fld);
 	} else {
@@ -1304,7 +1083,7 @@ dem_needs(struct dem *m, const struct dem_node *n, const char *fld,
 			    "profile, gpu, or a memory/sm requirement");
 		if (gpu != NULL) {
 			dem_fld(f, fld, "gpu");
-			if (gpu->type != DEM_SCALAR ||
+			if (gpu->type != KUBE_Y_SCALAR ||
 			    strcmp(gpu->str, "whole") != 0)
 				return dem_fail(m, gpu, f, "expected "
 				    "\"whole\", got %s", dem_what(q, gpu));
@@ -1347,7 +1126,7 @@ dem_needs(struct dem *m, const struct dem_node *n, const char *fld,
  * with replicasPerDevice (time-slicing, mps) or memory (memory).
  */
 static int
-dem_sharing(struct dem *m, const struct dem_node *n, const char *fld,
+dem_sharing(struct dem *m, const struct kube_ynode *n, const char *fld,
     struct plan_workload *w)
 {
 	static const struct {
@@ -1359,14 +1138,14 @@ dem_sharing(struct dem *m, const struct dem_node *n, const char *fld,
 		{ "mps", PLAN_SHARE_MPS },
 		{ "memory", PLAN_SHARE_MEMORY },
 	};
-	const struct dem_node	*mode, *per, *mem;
+	const struct kube_ynode	*mode, *per, *mem;
 	const char		*s;
 	char			 f[DEM_FLD], q[DEM_QUOTE];
 	int64_t			 milli;
 	size_t			 i;
 	int			 rc;
 
-	if (n->type == DEM_SCALAR) {
+	if (n->type == KUBE_Y_SCALAR) {
 		mode = n;
 		snprintf(f, sizeof f, "%s", fld);
 	} else {
@@ -1386,7 +1165,7 @@ dem_sharing(struct dem *m, const struct dem_node *n, const char *fld,
 		    "mps or memory, got %s", dem_quote(q, s));
 	w->share = modes[i].share;
 	w->per_device = 1;
-	if (n->type == DEM_SCALAR) {
+	if (n->type == KUBE_Y_SCALAR) {
 		if (w->share == PLAN_SHARE_TIME_SLICING ||
 		    w->share == PLAN_SHARE_MPS)
 			return dem_fail(m, n, fld, "%s needs "
@@ -1428,11 +1207,11 @@ dem_sharing(struct dem *m, const struct dem_node *n, const char *fld,
 }
 
 static int
-dem_workload(struct dem *m, const struct dem_node *n, const char *fld,
+dem_workload(struct dem *m, const struct kube_ynode *n, const char *fld,
     const struct plan_demand *d, struct plan_workload *w)
 {
 	const struct plan_priority_class	*pc;
-	const struct dem_node			*v;
+	const struct kube_ynode			*v;
 	const char				*s;
 	char					 f[DEM_FLD], q[DEM_QUOTE];
 	int					 rc;
@@ -1492,10 +1271,10 @@ dem_workload(struct dem *m, const struct dem_node *n, const char *fld,
 }
 
 static int
-dem_team(struct dem *m, const struct dem_node *n, const char *fld,
+dem_team(struct dem *m, const struct kube_ynode *n, const char *fld,
     const struct plan_demand *d, struct plan_team *t)
 {
-	const struct dem_node	*v, *caps, *seq;
+	const struct kube_ynode	*v, *caps, *seq;
 	const char		*s;
 	char			 f[DEM_FLD], g[DEM_FLD], h[DEM_FLD];
 	char			 q[DEM_QUOTE];
@@ -1559,7 +1338,7 @@ dem_team(struct dem *m, const struct dem_node *n, const char *fld,
 }
 
 static int
-dem_teams(struct dem *m, const struct dem_node *n, struct plan_demand *d)
+dem_teams(struct dem *m, const struct kube_ynode *n, struct plan_demand *d)
 {
 	char	f[DEM_FLD], g[DEM_FLD];
 	size_t	i;
@@ -1582,7 +1361,7 @@ dem_teams(struct dem *m, const struct dem_node *n, struct plan_demand *d)
 }
 
 static int
-dem_doc(struct dem *m, const struct dem_node *root, struct plan_demand *d)
+dem_doc(struct dem *m, const struct kube_ynode *root, struct plan_demand *d)
 {
 	static const struct {
 		const char	*key;
@@ -1591,12 +1370,12 @@ dem_doc(struct dem *m, const struct dem_node *root, struct plan_demand *d)
 		{ "apiVersion", PLAN_DEMAND_API_VERSION },
 		{ "kind", PLAN_DEMAND_KIND },
 	};
-	const struct dem_node	*v;
+	const struct kube_ynode	*v;
 	char			 q[DEM_QUOTE];
 	size_t			 i;
 	int			 rc;
 
-	if (root->type != DEM_MAP)
+	if (root->type != KUBE_Y_MAP)
 		return dem_fail(m, root, "", "expected a mapping of kind %s, "
 		    "got %s", PLAN_DEMAND_KIND, dem_what(q, root));
 	/* What the document is comes before what it holds. */
@@ -1605,7 +1384,7 @@ dem_doc(struct dem *m, const struct dem_node *root, struct plan_demand *d)
 		if (v == NULL)
 			return dem_fail(m, root, head[i].key, "required field "
 			    "is missing (expected \"%s\")", head[i].want);
-		if (v->type != DEM_SCALAR || strcmp(v->str, head[i].want) != 0)
+		if (v->type != KUBE_Y_SCALAR || strcmp(v->str, head[i].want) != 0)
 			return dem_fail(m, v, head[i].key, "expected \"%s\", "
 			    "got %s", head[i].want, dem_what(q, v));
 	}
@@ -1634,7 +1413,7 @@ plan_demand_parse(const char *name, const char *text, size_t len,
     struct plan_demand **out, struct dra_err *err)
 {
 	struct dem		 m;
-	struct dem_node		*root;
+	struct kube_ynode		*root;
 	struct plan_demand	*d;
 	int			 rc;
 

@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "client.h"
 #include "err.h"
+#include "ydoc.h"
 
 struct cJSON;
 
@@ -36,46 +37,7 @@ struct cJSON;
 #define KUBE_CHUNK_SIZE		500
 #define KUBE_INCLUSTER_DIR	"/var/run/secrets/kubernetes.io/serviceaccount"
 
-/*
- * yaml.c: a YAML document as a tree, with positions.
- *
- * libyaml's event parser builds the tree in an arena; aliases share
- * the anchored node (the tree is a DAG, freed with the arena).
- */
-enum kube_ytype {
-	KUBE_Y_SCALAR,
-	KUBE_Y_SEQ,
-	KUBE_Y_MAP
-};
-
-struct kube_ynode {
-	enum kube_ytype		  type;
-	int			  plain;  /* scalar unquoted and untagged */
-	const char		 *str;	  /* scalar text, NUL-terminated */
-	size_t			  len;	  /* scalar length */
-	struct kube_ynode	**kids;	  /* SEQ items; MAP key,value pairs */
-	size_t			  n;	  /* SEQ items; MAP pairs * 2 */
-	unsigned long		  line;	  /* 1-based start position */
-	unsigned long		  col;
-};
-
-/*
- * Parse the first YAML document of data (len bytes) into *root, all in
- * a.  *root is NULL for an empty stream.  path names the file in
- * messages.  Returns KUBE_OK or KUBE_E_CONFIG with "PATH:LINE:COL:
- * problem" from libyaml's problem_mark (or "PATH: ..." for a document
- * that expands to more than a million nodes through aliases).
- */
-int	kube_yaml_load(const char *path, const char *data, size_t len,
-	    struct dra_arena *a, struct kube_ynode **root,
-	    struct dra_err *err);
-
-/* The value of key in MAP node m (the last one if repeated), or NULL. */
-const struct kube_ynode *kube_ynode_get(const struct kube_ynode *m,
-	    const char *key);
-
-/* Plain scalars "~", "null", "Null", "NULL" and "" are null (YAML 1.1). */
-int	kube_ynode_is_null(const struct kube_ynode *n);
+/* yaml.c: kubeconfig files are read as kube/util/ydoc.h trees. */
 
 /*
  * n as a new cJSON value (plain scalars resolved to null, booleans and

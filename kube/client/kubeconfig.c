@@ -957,7 +957,8 @@ load_files(struct kc_set *s, const struct kube_client_opts *opts,
 		f = dra_arena_alloc(s->a, sizeof *f);
 		f->path = dra_arena_strdup(s->a, list[i]);
 		f->dir = path_dir_abs(s->a, list[i]);
-		rc = kube_yaml_load(f->path, dra_buf_str(&data), data.len,
+		rc = kube_yaml_load(f->path, dra_buf_str(&data), data.len, 0,
+		    NULL, KUBE_E_CONFIG,
 		    s->a, &root, err);
 		if (rc == KUBE_OK)
 			rc = dec_file(s, f, root, err);
