@@ -37,6 +37,36 @@ gpu_bus(const struct kube_snapshot *s, const struct plan_inventory *inv,
 	return (a != NULL && a->s != NULL ? a->s : gp->pci_bus_id);
 }
 
+/* A one-device claim of class cls with one selector, in reusable memory. */
+struct one_claim {
+	struct kube_device_request	 dr;
+	struct kube_request		 rq;
+	struct kube_claim_spec		 spec;
+	struct dra_claim_ref		 ref;
+	const char			*sel[1];
+};
+
+static void
+one_claim(struct one_claim *c, const char *cls, const char *selector)
+{
+	memset(c, 0, sizeof(*c));
+	c->sel[0] = selector;
+	c->dr.name = "";
+	c->dr.class_name = cls;
+	c->dr.selectors = c->sel;
+	c->dr.nselectors = 1;
+	c->dr.mode = KUBE_MODE_EXACT_COUNT;
+	c->dr.mode_text = "ExactCount";
+	c->dr.count = 1;
+	c->rq.name = "gpu";
+	c->rq.exactly = &c->dr;
+	c->spec.requests = &c->rq;
+	c->spec.nrequests = 1;
+	c->ref.namespace = "plan";
+	c->ref.name = "verify";
+	c->ref.spec = &c->spec;
+}
+
 /*
  * A static or whole GPU: its instances are made by mig-parted at the
  * planned placements, so the allocator's per-device checks (counters
@@ -92,14 +122,12 @@ verify_node(const struct plan_inventory *inv, const struct plan_result *r,
 	struct kube_snapshot		*s = NULL;
 	struct dra_allocator		*a = NULL;
 	struct dra_alloc_result		 res;
-	struct kube_device_request	 dr;
-	struct kube_request		 rq;
-	struct dra_claim_ref		 ref;
+	struct one_claim		 oc;
 	const struct plan_geometry	*g;
 	const struct plan_gpu		*gp;
 	const struct plan_gpu_layout	*lay;
 	const struct plan_placement	*pl;
-	const char			*sel[1], *bus;
+	const char			*bus;
 	char				 selector[512], want[128], name[128];
 	size_t				 i, k;
 	int				 rc;
@@ -145,24 +173,8 @@ verify_node(const struct plan_inventory *inv, const struct plan_result *r,
 				    ".pciBusID == '%s'", PLAN_NVIDIA_DRIVER,
 				    g->profiles[pl->profile].name,
 				    bus != NULL ? bus : "");
-			memset(&dr, 0, sizeof(dr));
-			dr.name = "";
-			dr.class_name = g->profiles[pl->profile].whole ?
-			    PLAN_CLASS_GPU : PLAN_CLASS_MIG;
-			sel[0] = selector;
-			dr.selectors = sel;
-			dr.nselectors = 1;
-			dr.mode = KUBE_MODE_EXACT_COUNT;
-			dr.mode_text = "ExactCount";
-			dr.count = 1;
-			memset(&rq, 0, sizeof(rq));
-			rq.name = "gpu";
-			rq.exactly = &dr;
-			memset(&ref, 0, sizeof(ref));
-			ref.namespace = "plan";
-			ref.name = "verify";
-			ref.spec = &(struct kube_claim_spec){ &rq, 1, NULL, 0,
-			    0 };
+			one_claim(&oc, g->profiles[pl->profile].whole ?
+			    PLAN_CLASS_GPU : PLAN_CLASS_MIG, selector);
 			if (plan_inventory_device(inv, gp,
 			    lay->slots[k].placement, want,
 			    sizeof(want)) == NULL)
@@ -170,12 +182,12 @@ verify_node(const struct plan_inventory *inv, const struct plan_result *r,
 			if (gp->mode != PLAN_MODE_DYNAMIC) {
 				/* mig-parted makes the instance where the
 				   plan says: check that very device. */
-				check_device(a, s, gp, &dr, want, g, pl, k, v);
+				check_device(a, s, gp, &oc.dr, want, g, pl, k, v);
 				continue;
 			}
 			memset(&res, 0, sizeof(res));
 			rc = dra_allocate(a, gp->node, kube_snapshot_node(s,
-			    gp->node), &ref, 1, &res, err);
+			    gp->node), &oc.ref, 1, &res, err);
 			if (rc != KUBE_OK)
 				break;
 			if (res.status == DRA_ALLOC_OK && res.npicks == 1 &&
@@ -226,27 +238,11 @@ verify_node(const struct plan_inventory *inv, const struct plan_result *r,
 				    "device.attributes['%s'].profile == '%s'",
 				    PLAN_NVIDIA_DRIVER,
 				    g->profiles[pl->profile].name);
-			memset(&dr, 0, sizeof(dr));
-			dr.name = "";
-			dr.class_name = g->profiles[pl->profile].whole ?
-			    PLAN_CLASS_GPU : PLAN_CLASS_MIG;
-			sel[0] = selector;
-			dr.selectors = sel;
-			dr.nselectors = 1;
-			dr.mode = KUBE_MODE_EXACT_COUNT;
-			dr.mode_text = "ExactCount";
-			dr.count = 1;
-			memset(&rq, 0, sizeof(rq));
-			rq.name = "gpu";
-			rq.exactly = &dr;
-			memset(&ref, 0, sizeof(ref));
-			ref.namespace = "plan";
-			ref.name = "verify";
-			ref.spec = &(struct kube_claim_spec){ &rq, 1, NULL, 0,
-			    0 };
+			one_claim(&oc, g->profiles[pl->profile].whole ?
+			    PLAN_CLASS_GPU : PLAN_CLASS_MIG, selector);
 			memset(&res, 0, sizeof(res));
 			rc = dra_allocate(a, gp->node, kube_snapshot_node(s,
-			    gp->node), &ref, 1, &res, err);
+			    gp->node), &oc.ref, 1, &res, err);
 			if (rc != KUBE_OK)
 				break;
 			v->unpinned++;
