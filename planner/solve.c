@@ -615,7 +615,7 @@ build_model(struct plan *pl, int elastic, int *slack)
 	size_t				 ci, q, wi, gi, t, p, ng = inv->ngeometries;
 	double				 cap, run_gpus;
 	int64_t				 run_mib;
-	int				 col, ub, need;
+	int				 col, ub, need, maxper;
 	char				 name[64];
 
 	pl->lp = glp_create_prob();
@@ -715,6 +715,23 @@ build_model(struct plan *pl, int elastic, int *slack)
 				    -(double)w->per_device[gi]);
 		snprintf(name, sizeof(name), "serve%zu", wi);
 		row_put(pl, &r, GLP_UP, 0, 0, name);
+		/*
+		 * And no more devices than the replicas need: per x
+		 * devices <= r + per - 1 (per the most replicas a device
+		 * of any model serves), so an exclusive workload gets
+		 * exactly one device a replica and none serves nobody.
+		 */
+		maxper = 1;
+		for (gi = 0; gi < ng; gi++)
+			if (w->xcolg[gi] != 0 && w->per_device[gi] > maxper)
+				maxper = w->per_device[gi];
+		for (gi = 0; gi < ng; gi++)
+			if (w->xcolg[gi] != 0)
+				row_add(&r, w->xcolg[gi],
+				    (double)w->per_device[gi]);
+		row_add(&r, w->rcol, -1);
+		snprintf(name, sizeof(name), "need%zu", wi);
+		row_put(pl, &r, GLP_UP, 0, (double)(maxper - 1), name);
 		if (elastic) {
 			/* r + s >= min */
 			slack[wi] = add_slack(pl);
@@ -1427,21 +1444,25 @@ need_text(const struct plan *pl, const struct wl *w, char *buf,
     size_t len)
 {
 	const struct plan_inventory	*inv = pl->inv;
-	size_t				 gi;
+	const struct plan_profile	*pr;
+	const char			*shown[16], *name;
+	size_t				 gi, k;
 	int				 n = 0;
 
 	buf[0] = '\0';
 	for (gi = 0; gi < inv->ngeometries; gi++) {
 		if (w->profile[gi] < 0)
 			continue;
-		if (strstr(buf, inv->geometries[gi]->profiles[w->profile[gi]].
-		    name) != NULL)
+		pr = &inv->geometries[gi]->profiles[w->profile[gi]];
+		name = pr->whole ? "whole GPU" : pr->name;
+		for (k = 0; k < (size_t)n; k++)
+			if (strcmp(shown[k], name) == 0)
+				break;
+		if (k < (size_t)n || n == 16)
 			continue;
+		shown[n] = name;
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
-		    n++ > 0 ? " or " : "",
-		    inv->geometries[gi]->profiles[w->profile[gi]].whole ?
-		    "whole GPU" :
-		    inv->geometries[gi]->profiles[w->profile[gi]].name);
+		    n++ > 0 ? " or " : "", name);
 	}
 	if (n == 0) {
 		if (w->w->profile != NULL)

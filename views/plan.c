@@ -1233,8 +1233,14 @@ pd_manifests(const struct pd *pd)
 		    "priority of workloads planned by kubectl dra plan");
 		cJSON_AddItemToArray(a, o);
 	}
+	/*
+	 * NVIDIA's Helm chart installs gpu.nvidia.com and owns it
+	 * (managed-by Helm): the plan uses it and never emits it, so
+	 * applying a plan does not take the chart's class over.
+	 */
 	for (i = 0; i < pd->cls.n; i++)
-		if (pd->cls.v[i].p != NULL)
+		if (pd->cls.v[i].p != NULL &&
+		    strcmp(pd->cls.v[i].name, PLAN_CLASS_GPU) != 0)
 			cJSON_AddItemToArray(a,
 			    pd_device_class(&pd->cls.v[i]));
 	for (i = 0; i < d->nteams; i++) {
