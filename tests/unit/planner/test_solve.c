@@ -157,6 +157,9 @@ test_first_fit_order(void **state)
 	assert_int_equal(r->gpus_used, 1);
 	assert_int_equal(r->served[0][0], 1);
 	assert_int_equal(r->served[0][1], 4);
+	/* Exclusive: one device a replica, none more. */
+	assert_int_equal(r->devices[0][0], 1);
+	assert_int_equal(r->devices[0][1], 4);
 	/* The used GPU: four 1g at 0..3 arrive before the 3g at 4. */
 	k = r->gpus[0].used ? 0 : 1;
 	assert_int_equal(r->gpus[k].nslots, 5);
