@@ -226,3 +226,32 @@ bench_rounds() {
 		done
 	done
 }
+
+# bench_usage: the script's usage (its header from "#   bench/" to the
+# next "# Capital" line) on stderr, exit 2.
+bench_usage() {
+	awk '/^#   bench\// { p = 1 } /^# [A-Z]/ { p = 0 } p { sub(/^# ?/, ""); print }' "$0" >&2
+	exit 2
+}
+
+# bench_args "$@": the options every benchmark takes into runs, build,
+# dir and keep (--runs N, --build DIR, --dir DIR, --keep, -h); anything
+# else is a usage error.  Checks --runs and GNU time.
+bench_args() {
+	runs=5 build="" dir="" keep=0
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--runs) [ $# -ge 2 ] || bench_usage; runs=$2; shift 2 ;;
+		--runs=*) runs=${1#*=}; shift ;;
+		--build) [ $# -ge 2 ] || bench_usage; build=$2; shift 2 ;;
+		--build=*) build=${1#*=}; shift ;;
+		--dir) [ $# -ge 2 ] || bench_usage; dir=$2; shift 2 ;;
+		--dir=*) dir=${1#*=}; shift ;;
+		--keep) keep=1; shift ;;
+		*) bench_usage ;;
+		esac
+	done
+	case $runs in '' | *[!0-9]* | 0) bench_die "--runs wants a positive number" ;; esac
+	[ -x /usr/bin/time ] || bench_die "/usr/bin/time (GNU time) is missing"
+	bench_need awk
+}

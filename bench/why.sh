@@ -41,28 +41,7 @@ root=$(cd "$here/.." && pwd)
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$here/lib.sh"
 
-usage() {
-	awk '/^#   bench\// { p = 1 } /^# [A-Z]/ { p = 0 } p { sub(/^# ?/, ""); print }' "$0" >&2
-	exit 2
-}
-
-runs=5 build="" dir="" keep=0
-while [ $# -gt 0 ]; do
-	case $1 in
-	--runs) [ $# -ge 2 ] || usage; runs=$2; shift 2 ;;
-	--runs=*) runs=${1#*=}; shift ;;
-	--build) [ $# -ge 2 ] || usage; build=$2; shift 2 ;;
-	--build=*) build=${1#*=}; shift ;;
-	--dir) [ $# -ge 2 ] || usage; dir=$2; shift 2 ;;
-	--dir=*) dir=${1#*=}; shift ;;
-	--keep) keep=1; shift ;;
-	-h | --help) usage ;;
-	*) usage ;;
-	esac
-done
-case $runs in '' | *[!0-9]* | 0) bench_die "--runs wants a positive number" ;; esac
-[ -x /usr/bin/time ] || bench_die "/usr/bin/time (GNU time) is missing"
-bench_need awk
+bench_args "$@"
 
 bench_workdir why
 if [ "$keep" = 0 ]; then
