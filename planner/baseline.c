@@ -306,19 +306,6 @@ held_add(struct bnode *nd, size_t slot, int placement)
 /* ------------------------------------------------------------------ */
 /* Requests. */
 
-static void
-cel_quote(const char *s, char *buf, size_t len)
-{
-	size_t	i = 0;
-
-	for (; *s != '\0' && i + 2 < len; s++) {
-		if (*s == '\'' || *s == '\\')
-			buf[i++] = '\\';
-		buf[i++] = *s;
-	}
-	buf[i] = '\0';
-}
-
 static struct reqspec *
 request(struct run *r, size_t gi, int pi)
 {
@@ -343,9 +330,9 @@ request(struct run *r, size_t gi, int pi)
 		q->dr.class_name = pr->whole ? PLAN_CLASS_GPU : PLAN_CLASS_MIG;
 	else
 		q->dr.class_name = driver;
-	cel_quote(driver, qd, sizeof qd);
+	plan_cel_quote(driver, qd, sizeof qd);
 	if (!pr->whole) {
-		cel_quote(pr->name, qv, sizeof qv);
+		plan_cel_quote(pr->name, qv, sizeof qv);
 		q->selbuf[q->dr.nselectors] = xasprintf("device.attributes"
 		    "['%s'].profile == '%s'", qd, qv);
 		q->sel[q->dr.nselectors] = q->selbuf[q->dr.nselectors];
@@ -361,7 +348,7 @@ request(struct run *r, size_t gi, int pi)
 			product = 1;
 	}
 	if (product) {
-		cel_quote(geo->product, qv, sizeof qv);
+		plan_cel_quote(geo->product, qv, sizeof qv);
 		q->selbuf[q->dr.nselectors] = xasprintf("device.attributes"
 		    "['%s'].productName == '%s'", qd, qv);
 		q->sel[q->dr.nselectors] = q->selbuf[q->dr.nselectors];

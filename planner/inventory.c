@@ -1564,9 +1564,8 @@ class_obj(const char *name, const char *expr, const char *extres)
 	return o;
 }
 
-/* A CEL string literal body: ' and \ escaped. */
-static void
-cel_quote(const char *s, char *buf, size_t len)
+void
+plan_cel_quote(const char *s, char *buf, size_t len)
 {
 	size_t	i = 0;
 
@@ -1921,7 +1920,7 @@ add_claims(struct kube_snapshot *s, const struct plan_inventory *inv,
 				sels = cJSON_AddArrayToObject(ex, "selectors");
 				sel = cJSON_CreateObject();
 				cel = cJSON_AddObjectToObject(sel, "cel");
-				cel_quote(pr->name, q, sizeof q);
+				plan_cel_quote(pr->name, q, sizeof q);
 				expr = xasprintf("device.attributes['%s']."
 				    "profile == '%s'", geo_driver(geo), q);
 				cJSON_AddStringToObject(cel, "expression",
@@ -2090,7 +2089,7 @@ plan_inventory_snapshot_gpus(const struct plan_inventory *inv,
 	for (k = 0; k < ndrivers && rc == KUBE_OK; k++) {
 		char	q[NAME_MAX_LEN];
 
-		cel_quote(drivers[k], q, sizeof q);
+		plan_cel_quote(drivers[k], q, sizeof q);
 		expr = xasprintf("device.driver == '%s'", q);
 		rc = snap_add(s, class_obj(drivers[k], expr, NULL), err);
 		free(expr);

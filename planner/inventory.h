@@ -241,6 +241,14 @@ int	plan_inventory_snapshot_gpus(const struct plan_inventory *inv,
 char	*plan_inventory_device(const struct plan_inventory *inv,
 	    const struct plan_gpu *g, int p, char *buf, size_t len);
 
+/*
+ * The body of a CEL string literal for s, ' and \ escaped, into buf
+ * (len bytes, NUL-terminated, cut short when s does not fit): for the
+ * selectors the planner writes (`device.attributes['D'].profile ==
+ * '<this>'`).
+ */
+void	plan_cel_quote(const char *s, char *buf, size_t len);
+
 /* Free inv and everything it owns (geometries included).  NULL: no-op. */
 void	plan_inventory_free(struct plan_inventory *inv);
 

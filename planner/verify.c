@@ -129,6 +129,7 @@ verify_node(const struct plan_inventory *inv, const struct plan_result *r,
 	const struct plan_placement	*pl;
 	const char			*bus;
 	char				 selector[512], want[128], name[128];
+	char				 qprof[128], qbus[128];
 	size_t				 i, k;
 	int				 rc;
 
@@ -152,6 +153,7 @@ verify_node(const struct plan_inventory *inv, const struct plan_result *r,
 		g = inv->geometries[gp->geometry];
 		lay = &r->gpus[gpus[i]];
 		bus = gpu_bus(s, inv, gp, name, sizeof(name));
+		plan_cel_quote(bus != NULL ? bus : "", qbus, sizeof(qbus));
 		for (k = 0; k < lay->nslots; k++) {
 			if (lay->slots[k].kind == PLAN_OWNER_RUNNING)
 				continue;	/* published as allocated */
@@ -162,17 +164,18 @@ verify_node(const struct plan_inventory *inv, const struct plan_result *r,
 				continue;	/* kept as it is */
 			pl = &g->placements[lay->slots[k].placement];
 			v->instances++;
+			plan_cel_quote(g->profiles[pl->profile].name, qprof,
+			    sizeof(qprof));
 			if (g->profiles[pl->profile].whole)
 				snprintf(selector, sizeof(selector),
 				    "device.attributes['resource.kubernetes.io']"
-				    ".pciBusID == '%s'", bus != NULL ? bus : "");
+				    ".pciBusID == '%s'", qbus);
 			else
 				snprintf(selector, sizeof(selector),
 				    "device.attributes['%s'].profile == '%s' && "
 				    "device.attributes['resource.kubernetes.io']"
 				    ".pciBusID == '%s'", PLAN_NVIDIA_DRIVER,
-				    g->profiles[pl->profile].name,
-				    bus != NULL ? bus : "");
+				    qprof, qbus);
 			one_claim(&oc, g->profiles[pl->profile].whole ?
 			    PLAN_CLASS_GPU : PLAN_CLASS_MIG, selector);
 			if (plan_inventory_device(inv, gp,
@@ -231,13 +234,14 @@ verify_node(const struct plan_inventory *inv, const struct plan_result *r,
 			    lay->slots[k].kind == PLAN_OWNER_SPARE)
 				continue;
 			pl = &g->placements[lay->slots[k].placement];
+			plan_cel_quote(g->profiles[pl->profile].name, qprof,
+			    sizeof(qprof));
 			if (g->profiles[pl->profile].whole)
 				snprintf(selector, sizeof(selector), "true");
 			else
 				snprintf(selector, sizeof(selector),
 				    "device.attributes['%s'].profile == '%s'",
-				    PLAN_NVIDIA_DRIVER,
-				    g->profiles[pl->profile].name);
+				    PLAN_NVIDIA_DRIVER, qprof);
 			one_claim(&oc, g->profiles[pl->profile].whole ?
 			    PLAN_CLASS_GPU : PLAN_CLASS_MIG, selector);
 			memset(&res, 0, sizeof(res));

@@ -1164,7 +1164,7 @@ pd_device_class(const struct pd_class *c)
 	const char	*driver = c->g->driver != NULL ? c->g->driver :
 			    PLAN_NVIDIA_DRIVER;
 	cJSON		*o, *spec, *sels, *sel, *cel;
-	char		*expr;
+	char		*expr, qd[256], qp[256];
 
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "apiVersion", "resource.k8s.io/v1");
@@ -1172,14 +1172,16 @@ pd_device_class(const struct pd_class *c)
 	cJSON_AddItemToObject(o, "metadata", pd_meta(c->name, NULL));
 	spec = cJSON_AddObjectToObject(o, "spec");
 	sels = cJSON_AddArrayToObject(spec, "selectors");
+	plan_cel_quote(driver, qd, sizeof qd);
+	plan_cel_quote(c->p->name, qp, sizeof qp);
 	if (c->p->whole)
 		expr = xasprintf("device.driver == '%s' && "
-		    "device.attributes['%s'].type == 'gpu'", driver, driver);
+		    "device.attributes['%s'].type == 'gpu'", qd, qd);
 	else
 		expr = xasprintf("device.driver == '%s' && "
 		    "device.attributes['%s'].type == 'mig' && "
-		    "device.attributes['%s'].profile == '%s'", driver, driver,
-		    driver, c->p->name);
+		    "device.attributes['%s'].profile == '%s'", qd, qd,
+		    qd, qp);
 	sel = cJSON_CreateObject();
 	cel = cJSON_AddObjectToObject(sel, "cel");
 	cJSON_AddStringToObject(cel, "expression", expr);
