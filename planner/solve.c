@@ -118,8 +118,8 @@ plan_status_name(enum plan_status st)
 	return ("unknown");
 }
 
-static double
-now_seconds(void)
+double
+plan_seconds(void)
 {
 	struct timespec	ts;
 
@@ -954,7 +954,7 @@ run_glpk(struct plan *pl, struct glpk_ctx *ctx, int *st, int *ret,
 	parm.mip_gap = pl->gap;
 	parm.cb_func = glpk_cb;
 	parm.cb_info = ctx;
-	left = pl->time_limit - (now_seconds() - pl->t0);
+	left = pl->time_limit - (plan_seconds() - pl->t0);
 	if (left < 0.001)
 		left = 0.001;
 	parm.tm_lim = left * 1000 > 2e9 ? 2000000000 : (int)(left * 1000);
@@ -1646,7 +1646,7 @@ read_level(struct plan *pl, struct glpk_ctx *ctx, int level, int st,
 	/* GPUs holding running claims are in use whatever they take. */
 	lv->value = glp_mip_obj_val(pl->lp) + (kind == LEVEL_GPUS ?
 	    (double)pl->pinned_gpus : 0);
-	lv->seconds = now_seconds() - t;
+	lv->seconds = plan_seconds() - t;
 	lv->proven = (st == GLP_OPT && ret == 0);
 	if (lv->proven) {
 		lv->bound = lv->value;
@@ -1694,7 +1694,7 @@ unsolved_level(struct plan *pl, struct glpk_ctx *ctx, int level, double t)
 	lv->gap = (lv->value - lv->bound) / (fabs(lv->value) > 1e-9 ?
 	    fabs(lv->value) : 1.0);
 	lv->proven = lv->gap < 1e-9;
-	lv->seconds = now_seconds() - t;
+	lv->seconds = plan_seconds() - t;
 	pl->res->nlevels = (size_t)level + 1;
 	if (lv->gap > pl->res->gap)
 		pl->res->gap = lv->gap;
@@ -1792,7 +1792,7 @@ plan_solve(const struct plan_inventory *inv, const struct plan_demand *d,
 	pl.inv = inv;
 	pl.d = d;
 	pl.opts = opts;
-	pl.t0 = now_seconds();
+	pl.t0 = plan_seconds();
 	pl.time_limit = (opts != NULL && opts->time_limit > 0) ?
 	    opts->time_limit : d->policy.time_limit;
 	if (pl.time_limit <= 0)
@@ -1934,7 +1934,7 @@ plan_solve(const struct plan_inventory *inv, const struct plan_demand *d,
 		}
 	res->status = PLAN_OPTIMAL;
 	for (level = 0; level < nlevels; level++) {
-		tl = now_seconds();
+		tl = plan_seconds();
 		set_objective(&pl, level);
 		progress(opts, "plan: level %d of %d (%s)", level + 1,
 		    nlevels, pl.kinds[level] == LEVEL_SERVED ? "serve the most "
@@ -1983,7 +1983,7 @@ plan_solve(const struct plan_inventory *inv, const struct plan_demand *d,
 	glp_free_env();
 
 out:
-	res->seconds = now_seconds() - pl.t0;
+	res->seconds = plan_seconds() - pl.t0;
 	free_classes(&pl);
 	for (wi = 0; wi < pl.nwl; wi++) {
 		free(pl.wl[wi].profile);

@@ -61,6 +61,10 @@ enum plan_status {
 	PLAN_NO_SOLUTION,	/* time limit before any plan was found */
 };
 
+/* Seconds on the monotonic clock, for the solver's and the replay's
+   timings (differences only). */
+double	plan_seconds(void);
+
 /* "optimal", "feasible", "infeasible", "no-solution". */
 const char *plan_status_name(enum plan_status st);
 

@@ -4,21 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "alloc.h"
 #include "inventory.h"
 #include "verify.h"
 #include "xmalloc.h"
-
-static double
-now_seconds(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
-}
 
 /* The PCI bus ID the snapshot gives GPU gp: its own, else a device's. */
 static const char *
@@ -274,7 +264,7 @@ plan_verify(const struct plan_inventory *inv, const struct plan_result *r,
 {
 	size_t	*gpus, n, i, j;
 	int	 rc = KUBE_OK, any;
-	double	 t0 = now_seconds();
+	double	 t0 = plan_seconds();
 
 	memset(v, 0, sizeof(*v));
 	if (r->gpus == NULL || r->ngpus != inv->ngpus)
@@ -294,7 +284,7 @@ plan_verify(const struct plan_inventory *inv, const struct plan_result *r,
 			rc = verify_node(inv, r, gpus, n, v, err);
 	}
 	free(gpus);
-	v->seconds = now_seconds() - t0;
+	v->seconds = plan_seconds() - t0;
 	return (rc);
 }
 

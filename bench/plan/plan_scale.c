@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <time.h>
 
 #include "baseline.h"
 #include "catalog.h"
@@ -29,15 +28,6 @@
 #include "xmalloc.h"
 
 static uint64_t rng = 88172645463325252ULL;
-
-static double
-now_seconds(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
-}
 
 static uint64_t
 next(void)
@@ -240,14 +230,14 @@ main(int argc, char **argv)
 		}
 		plan_baseline_order(items, n, ord, 1);
 		memset(&br, 0, sizeof(br));
-		t0 = now_seconds();
+		t0 = plan_seconds();
 		if (plan_baseline(&inv, items, n, &br, &err) != KUBE_OK) {
 			fprintf(stderr, "plan-scale: %s\n", err.msg);
 			return (1);
 		}
 		printf(", \"baseline\": {\"order\": \"%s\", \"gpus\": %zu, "
 		    "\"unplaced\": %zu, \"seconds\": %.3f}", order,
-		    br.gpus_used, br.unplaced, now_seconds() - t0);
+		    br.gpus_used, br.unplaced, plan_seconds() - t0);
 		plan_baseline_result_free(&br);
 		free(items);
 	}
