@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "strdist.h"
+
 /* Sorted by name; NULL-terminated. */
 const struct dra_cmd *const dra_cmd_table[] = {
 	&dra_cmd_complete,
@@ -35,34 +37,6 @@ dra_cmd_find(const char *name)
 	return NULL;
 }
 
-/* Levenshtein distance, capped: enough for short command names. */
-static size_t
-distance(const char *a, const char *b)
-{
-	size_t	la = strlen(a), lb = strlen(b), i, j, prev, cur, tmp;
-	size_t	row[64];
-
-	if (la >= 63 || lb >= 63)
-		return 99;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			cur = prev + (a[i - 1] != b[j - 1]);
-			if (row[j] + 1 < cur)
-				cur = row[j] + 1;
-			if (row[j - 1] + 1 < cur)
-				cur = row[j - 1] + 1;
-			tmp = row[j];
-			row[j] = cur;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
 int
 dra_cmd_suggest(FILE *f, const char *name)
 {
@@ -74,7 +48,7 @@ dra_cmd_suggest(FILE *f, const char *name)
 		c = dra_cmd_table[i];
 		if (c->cmd_flags & DRA_CMD_HIDDEN)
 			continue;
-		if (distance(name, c->name) <= 2 || (*name != '\0' &&
+		if (dra_strdist(name, c->name, 0) <= 2 || (*name != '\0' &&
 		    strncmp(c->name, name, strlen(name)) == 0) ||
 		    strncmp(name, c->name, strlen(c->name)) == 0) {
 			if (f != NULL)

@@ -36,6 +36,7 @@
 #include "model.h"
 #include "xmalloc.h"
 #include "yamlscalar.h"
+#include "strdist.h"
 #include "ydoc.h"
 
 #define DEM_FLD			256		/* a field path */
@@ -71,7 +72,6 @@ static const struct kube_ynode *dem_get(const struct kube_ynode *,
 		    const char *);
 static const struct kube_ynode *dem_opt(const struct kube_ynode *,
 		    const char *);
-static size_t	 dem_distance(const char *, const char *);
 static int	 dem_fields(struct dem *, const struct kube_ynode *,
 		    const char *, const char *const *);
 static int	 dem_map(struct dem *, const struct kube_ynode *, const char *,
@@ -302,40 +302,6 @@ dem_opt(const struct kube_ynode *map, const char *key)
  * Checking a mapping's fields.
  */
 
-/* Levenshtein distance of a and b, ignoring case (short strings). */
-static size_t
-dem_distance(const char *a, const char *b)
-{
-	size_t	la = strlen(a), lb = strlen(b), i, j, prev, cur, t;
-	size_t	row[64];
-	int	ca, cb;
-
-	if (la >= sizeof row / sizeof row[0] || lb >= sizeof row /
-	    sizeof row[0])
-		return SIZE_MAX;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			ca = a[i - 1] >= 'A' && a[i - 1] <= 'Z' ?
-			    a[i - 1] - 'A' + 'a' : a[i - 1];
-			cb = b[j - 1] >= 'A' && b[j - 1] <= 'Z' ?
-			    b[j - 1] - 'A' + 'a' : b[j - 1];
-			cur = prev + (ca != cb);
-			if (row[j] + 1 < cur)
-				cur = row[j] + 1;
-			if (row[j - 1] + 1 < cur)
-				cur = row[j - 1] + 1;
-			t = row[j];
-			row[j] = cur;
-			prev = t;
-		}
-	}
-	return row[lb];
-}
-
 /*
  * Every key of map must be a string naming one of known, at most once.
  * An unknown key is reported at its position with the nearest known
@@ -372,7 +338,7 @@ dem_fields(struct dem *m, const struct kube_ynode *map, const char *fld,
 		 * a missing space).
 		 */
 		for (j = 0; known[j] != NULL; j++) {
-			dist = dem_distance(known[j], k->str);
+			dist = dra_strdist(known[j], k->str, 1);
 			if ((k->len >= 3 && strncasecmp(known[j], k->str,
 			    k->len) == 0) || (strlen(known[j]) >= 3 &&
 			    strncasecmp(known[j], k->str,
