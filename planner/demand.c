@@ -1422,9 +1422,7 @@ plan_demand_load(const char *path, struct plan_demand **out,
 {
 	struct dra_buf	 b;
 	const char	*name;
-	char		 chunk[16384];
-	ssize_t		 n;
-	int		 fd, rc = KUBE_OK, e = 0;
+	int		 fd, rc = KUBE_OK, e;
 
 	*out = NULL;
 	if (strcmp(path, "-") == 0) {
@@ -1438,25 +1436,13 @@ plan_demand_load(const char *path, struct plan_demand **out,
 			    strerror(errno));
 	}
 	dra_buf_init(&b, PLAN_DEMAND_MAX_BYTES);
-	for (;;) {
-		n = read(fd, chunk, sizeof chunk);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			e = errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		if (dra_buf_add(&b, chunk, (size_t)n) != KUBE_OK) {
-			rc = dra_err_set(err, KUBE_E_TOOBIG, "%s: larger than "
-			    "%lu MiB", name, PLAN_DEMAND_MAX_BYTES >> 20);
-			break;
-		}
-	}
+	e = dra_buf_read_fd(&b, fd);
 	if (fd != STDIN_FILENO)
 		close(fd);
-	if (e != 0)
+	if (e == EFBIG)
+		rc = dra_err_set(err, KUBE_E_TOOBIG, "%s: larger than %lu MiB",
+		    name, PLAN_DEMAND_MAX_BYTES >> 20);
+	else if (e != 0)
 		rc = dra_err_set(err, KUBE_E_IO, "%s: %s", name, strerror(e));
 	if (rc == KUBE_OK)
 		rc = plan_demand_parse(name, dra_buf_str(&b), b.len, out, err);

@@ -285,33 +285,14 @@ path_resolve(struct dra_arena *a, const struct kc_file *f, const char *p)
 static int
 read_file(const char *path, size_t max, struct dra_buf *b)
 {
-	char	chunk[8192];
-	ssize_t	n;
-	int	fd, e = 0;
+	int	fd, e;
 
 	dra_buf_init(b, max);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd == -1)
 		return errno;
-	for (;;) {
-		n = read(fd, chunk, sizeof chunk);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			e = errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		if (dra_buf_add(b, chunk, (size_t)n) != KUBE_OK) {
-			e = EFBIG;
-			break;
-		}
-	}
+	e = dra_buf_read_fd(b, fd);
 	close(fd);
-	explicit_bzero(chunk, sizeof chunk);
-	if (e != 0)
-		dra_buf_release(b);
 	return e;
 }
 

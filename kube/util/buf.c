@@ -3,9 +3,11 @@
  */
 #include "buf.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "xmalloc.h"
@@ -119,4 +121,32 @@ const char *
 dra_buf_str(const struct dra_buf *b)
 {
 	return b->ptr != NULL ? b->ptr : "";
+}
+
+int
+dra_buf_read_fd(struct dra_buf *b, int fd)
+{
+	char	chunk[16384];
+	ssize_t	n;
+	int	e = 0;
+
+	for (;;) {
+		n = read(fd, chunk, sizeof chunk);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			e = errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		if (dra_buf_add(b, chunk, (size_t)n) != KUBE_OK) {
+			e = EFBIG;
+			break;
+		}
+	}
+	explicit_bzero(chunk, sizeof chunk);
+	if (e != 0)
+		dra_buf_release(b);
+	return e;
 }

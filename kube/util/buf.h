@@ -55,6 +55,15 @@ int	 dra_buf_vaddf(struct dra_buf *b, const char *fmt, va_list ap)
  */
 char	*dra_buf_take(struct dra_buf *b);
 
+/*
+ * Append everything readable from fd until end of file (b keeps its
+ * limit; EINTR is retried).  Returns 0, or an errno value: read's, or
+ * EFBIG when the limit would be passed; b is then released.  The stack
+ * buffer the bytes pass through is zeroed, since the file may hold
+ * credentials.  fd stays open.
+ */
+int	 dra_buf_read_fd(struct dra_buf *b, int fd);
+
 /* The contents, borrowed until the next call on b ("" when empty). */
 const char *dra_buf_str(const struct dra_buf *b);
 
