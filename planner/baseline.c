@@ -95,13 +95,6 @@ struct run {
 	struct dra_err			*err;
 };
 
-static const char *
-geo_driver(const struct plan_geometry *g)
-{
-	return g->driver != NULL && *g->driver != '\0' ? g->driver :
-	    PLAN_NVIDIA_DRIVER;
-}
-
 void
 plan_baseline_result_free(struct plan_baseline_result *r)
 {
@@ -226,7 +219,7 @@ shape_build(struct run *r, struct shape *sh)
 			if (plan_inventory_device(inv, g, (int)p, buf,
 			    sizeof buf) == NULL)
 				continue;
-			d = kube_snapshot_device(sh->s, geo_driver(geo),
+			d = kube_snapshot_device(sh->s, plan_geometry_driver(geo),
 			    sh->node, buf);
 			if (d == NULL)
 				continue;
@@ -313,8 +306,9 @@ request(struct run *r, size_t gi, int pi)
 	const struct plan_geometry	*geo = inv->geometries[gi], *h;
 	const struct plan_profile	*pr = &geo->profiles[pi];
 	struct reqspec			*q = &r->specs[gi][pi];
-	const char			*driver = geo_driver(geo);
+	const char			*driver = plan_geometry_driver(geo);
 	char				 qd[NAME_LEN], qv[NAME_LEN];
+	char				 sel[3 * NAME_LEN];
 	size_t				 k;
 	int				 product = 0;
 
@@ -326,22 +320,18 @@ request(struct run *r, size_t gi, int pi)
 	q->dr.mode_text = "ExactCount";
 	q->dr.count = 1;
 	q->dr.selectors = q->sel;
-	if (strcmp(driver, PLAN_NVIDIA_DRIVER) == 0)
-		q->dr.class_name = pr->whole ? PLAN_CLASS_GPU : PLAN_CLASS_MIG;
-	else
-		q->dr.class_name = driver;
+	q->dr.class_name = plan_inventory_class(geo, pr->whole);
 	plan_cel_quote(driver, qd, sizeof qd);
 	if (!pr->whole) {
-		plan_cel_quote(pr->name, qv, sizeof qv);
-		q->selbuf[q->dr.nselectors] = xasprintf("device.attributes"
-		    "['%s'].profile == '%s'", qd, qv);
+		q->selbuf[q->dr.nselectors] = xstrdup(plan_profile_selector(
+		    geo, pr, sel, sizeof sel));
 		q->sel[q->dr.nselectors] = q->selbuf[q->dr.nselectors];
 		q->dr.nselectors++;
 	}
 	/* Another product with a profile of this name: say which. */
 	for (k = 0; k < inv->ngeometries && geo->product != NULL; k++) {
 		h = inv->geometries[k];
-		if (k != gi && strcmp(geo_driver(h), driver) == 0 &&
+		if (k != gi && strcmp(plan_geometry_driver(h), driver) == 0 &&
 		    plan_profile_index(h, pr->name) >= 0 &&
 		    (h->product == NULL || strcmp(h->product,
 		    geo->product) != 0))

@@ -1512,8 +1512,8 @@ camel(const char *name, char *buf, size_t len)
 	buf[i] = '\0';
 }
 
-static const char *
-geo_driver(const struct plan_geometry *g)
+const char *
+plan_geometry_driver(const struct plan_geometry *g)
 {
 	return g->driver != NULL && *g->driver != '\0' ? g->driver :
 	    PLAN_NVIDIA_DRIVER;
@@ -1750,7 +1750,7 @@ add_pool(struct kube_snapshot *s, const struct plan_inventory *inv,
 	size_t				 nc, total, k, i, j, nsets;
 	int				 width, rc;
 
-	driver = geo_driver(inv->geometries[g->geometry]);
+	driver = plan_geometry_driver(inv->geometries[g->geometry]);
 	for (i = 0, nsets = 0; i < n; i++)
 		if (inv->geometries[inv->gpus[v[i]].geometry]->ncounters > 0)
 			nsets++;
@@ -1851,12 +1851,24 @@ cmp_run_ref(const void *a, const void *b)
 	return x->placement - y->placement;
 }
 
-/* The class a placement of geo is requested with. */
-static const char *
-class_for(const struct plan_geometry *geo, int whole)
+char *
+plan_profile_selector(const struct plan_geometry *g,
+    const struct plan_profile *p, char *buf, size_t len)
 {
-	if (strcmp(geo_driver(geo), PLAN_NVIDIA_DRIVER) != 0)
-		return geo_driver(geo);
+	char	qd[256], qp[256];
+
+	plan_cel_quote(plan_geometry_driver(g), qd, sizeof qd);
+	plan_cel_quote(p->name, qp, sizeof qp);
+	snprintf(buf, len, "device.attributes['%s'].type == 'mig' && "
+	    "device.attributes['%s'].profile == '%s'", qd, qd, qp);
+	return buf;
+}
+
+const char *
+plan_inventory_class(const struct plan_geometry *geo, int whole)
+{
+	if (strcmp(plan_geometry_driver(geo), PLAN_NVIDIA_DRIVER) != 0)
+		return plan_geometry_driver(geo);
 	return whole ? PLAN_CLASS_GPU : PLAN_CLASS_MIG;
 }
 
@@ -1871,8 +1883,8 @@ add_claims(struct kube_snapshot *s, const struct plan_inventory *inv,
 	cJSON				*sels, *sel, *cel, *st, *alloc;
 	cJSON				*res, *rs, *ns, *terms, *term, *fields;
 	cJSON				*field, *vals;
-	char				 buf[NAME_MAX_LEN], q[NAME_MAX_LEN];
-	char				 rname[32], *expr;
+	char				 buf[NAME_MAX_LEN], q[2 * NAME_MAX_LEN];
+	char				 rname[32];
 	size_t				 i, j, k;
 	const char			*node;
 	int				 rc, one_node;
@@ -1912,7 +1924,7 @@ add_claims(struct kube_snapshot *s, const struct plan_inventory *inv,
 			cJSON_AddStringToObject(req, "name", rname);
 			ex = cJSON_AddObjectToObject(req, "exactly");
 			cJSON_AddStringToObject(ex, "deviceClassName",
-			    class_for(geo, pr->whole));
+			    plan_inventory_class(geo, pr->whole));
 			cJSON_AddStringToObject(ex, "allocationMode",
 			    "ExactCount");
 			cJSON_AddNumberToObject(ex, "count", 1);
@@ -1920,12 +1932,9 @@ add_claims(struct kube_snapshot *s, const struct plan_inventory *inv,
 				sels = cJSON_AddArrayToObject(ex, "selectors");
 				sel = cJSON_CreateObject();
 				cel = cJSON_AddObjectToObject(sel, "cel");
-				plan_cel_quote(pr->name, q, sizeof q);
-				expr = xasprintf("device.attributes['%s']."
-				    "profile == '%s'", geo_driver(geo), q);
 				cJSON_AddStringToObject(cel, "expression",
-				    expr);
-				free(expr);
+				    plan_profile_selector(geo, pr, q,
+				    sizeof q));
 				cJSON_AddItemToArray(sels, sel);
 			}
 			cJSON_AddItemToArray(reqs, req);
@@ -1939,7 +1948,7 @@ add_claims(struct kube_snapshot *s, const struct plan_inventory *inv,
 			}
 			req = cJSON_CreateObject();
 			cJSON_AddStringToObject(req, "request", rname);
-			cJSON_AddStringToObject(req, "driver", geo_driver(geo));
+			cJSON_AddStringToObject(req, "driver", plan_geometry_driver(geo));
 			cJSON_AddStringToObject(req, "pool", g->node);
 			cJSON_AddStringToObject(req, "device", buf);
 			cJSON_AddItemToArray(rs, req);
@@ -2022,7 +2031,7 @@ plan_inventory_snapshot_gpus(const struct plan_inventory *inv,
 		seen[gpus[i]] = 1;
 		g = &inv->gpus[gpus[i]];
 		keys[i].node = g->node;
-		keys[i].driver = geo_driver(inv->geometries[g->geometry]);
+		keys[i].driver = plan_geometry_driver(inv->geometries[g->geometry]);
 		keys[i].name = g->name;
 		keys[i].index = gpus[i];
 	}
@@ -2050,8 +2059,8 @@ plan_inventory_snapshot_gpus(const struct plan_inventory *inv,
 			size_t	m = k + 1;
 
 			h = &inv->gpus[v[k]];
-			while (m < j && strcmp(geo_driver(inv->geometries[
-			    inv->gpus[v[m]].geometry]), geo_driver(
+			while (m < j && strcmp(plan_geometry_driver(inv->geometries[
+			    inv->gpus[v[m]].geometry]), plan_geometry_driver(
 			    inv->geometries[h->geometry])) == 0)
 				m++;
 			rc = add_pool(s, inv, v + k, m - k, err);
@@ -2060,7 +2069,7 @@ plan_inventory_snapshot_gpus(const struct plan_inventory *inv,
 	}
 	/* DeviceClasses: the Helm chart's, or one per other driver. */
 	for (i = 0; i < ngpus; i++) {
-		const char *d = geo_driver(inv->geometries[
+		const char *d = plan_geometry_driver(inv->geometries[
 		    inv->gpus[v[i]].geometry]);
 
 		if (strcmp(d, PLAN_NVIDIA_DRIVER) == 0) {

@@ -241,6 +241,28 @@ int	plan_inventory_snapshot_gpus(const struct plan_inventory *inv,
 char	*plan_inventory_device(const struct plan_inventory *inv,
 	    const struct plan_gpu *g, int p, char *buf, size_t len);
 
+/* The driver of g's devices: g->driver, else gpu.nvidia.com. */
+const char *plan_geometry_driver(const struct plan_geometry *g);
+
+/*
+ * The DeviceClass a snapshot of plan_inventory_snapshot() offers for a
+ * placement of g (whole: the whole GPU): NVIDIA's chart classes
+ * PLAN_CLASS_GPU and PLAN_CLASS_MIG for gpu.nvidia.com, else the class
+ * named after the driver.
+ */
+const char *plan_inventory_class(const struct plan_geometry *g, int whole);
+
+/*
+ * The selector of one MIG profile p of g in a snapshot of
+ * plan_inventory_snapshot(), into buf (len bytes), returned:
+ * "device.attributes['<driver>'].type == 'mig' &&
+ * device.attributes['<driver>'].profile == '<p>'", quoted; the type
+ * test first, so that a class naming the whole driver never reaches a
+ * device without a profile (a CEL runtime error).
+ */
+char	*plan_profile_selector(const struct plan_geometry *g,
+	    const struct plan_profile *p, char *buf, size_t len);
+
 /*
  * The body of a CEL string literal for s, ' and \ escaped, into buf
  * (len bytes, NUL-terminated, cut short when s does not fit): for the

@@ -20,7 +20,8 @@ gpu_bus(const struct kube_snapshot *s, const struct plan_inventory *inv,
 
 	if (plan_inventory_device(inv, gp, 0, name, len) == NULL)
 		return (NULL);
-	dev = kube_snapshot_device(s, PLAN_NVIDIA_DRIVER, gp->node, name);
+	dev = kube_snapshot_device(s, plan_geometry_driver(
+	    inv->geometries[gp->geometry]), gp->node, name);
 	if (dev == NULL)
 		return (gp->pci_bus_id);
 	a = kube_device_attr(dev, "resource.kubernetes.io", "pciBusID");
@@ -76,7 +77,8 @@ check_device(struct dra_allocator *a, const struct kube_snapshot *s,
 	enum dra_check			 ck = DRA_CHECK_NODE;
 	char				 msg[512];
 
-	dev = kube_snapshot_device(s, PLAN_NVIDIA_DRIVER, gp->node, want);
+	dev = kube_snapshot_device(s, plan_geometry_driver(g), gp->node,
+	    want);
 	if (dev != NULL) {
 		memset(&det, 0, sizeof(det));
 		ck = dra_device_check(a, gp->node, kube_snapshot_node(s,
@@ -118,8 +120,8 @@ verify_node(const struct plan_inventory *inv, const struct plan_result *r,
 	const struct plan_gpu_layout	*lay;
 	const struct plan_placement	*pl;
 	const char			*bus;
-	char				 selector[512], want[128], name[128];
-	char				 qprof[128], qbus[128];
+	char				 selector[1024], want[128], name[128];
+	char				 qbus[128], prof[768];
 	size_t				 i, k;
 	int				 rc;
 
@@ -154,20 +156,18 @@ verify_node(const struct plan_inventory *inv, const struct plan_result *r,
 				continue;	/* kept as it is */
 			pl = &g->placements[lay->slots[k].placement];
 			v->instances++;
-			plan_cel_quote(g->profiles[pl->profile].name, qprof,
-			    sizeof(qprof));
 			if (g->profiles[pl->profile].whole)
 				snprintf(selector, sizeof(selector),
 				    "device.attributes['resource.kubernetes.io']"
 				    ".pciBusID == '%s'", qbus);
 			else
 				snprintf(selector, sizeof(selector),
-				    "device.attributes['%s'].profile == '%s' && "
-				    "device.attributes['resource.kubernetes.io']"
-				    ".pciBusID == '%s'", PLAN_NVIDIA_DRIVER,
-				    qprof, qbus);
-			one_claim(&oc, g->profiles[pl->profile].whole ?
-			    PLAN_CLASS_GPU : PLAN_CLASS_MIG, selector);
+				    "%s && device.attributes"
+				    "['resource.kubernetes.io'].pciBusID == '%s'",
+				    plan_profile_selector(g, &g->profiles[
+				    pl->profile], prof, sizeof(prof)), qbus);
+			one_claim(&oc, plan_inventory_class(g,
+			    g->profiles[pl->profile].whole), selector);
 			if (plan_inventory_device(inv, gp,
 			    lay->slots[k].placement, want,
 			    sizeof(want)) == NULL)
@@ -224,16 +224,13 @@ verify_node(const struct plan_inventory *inv, const struct plan_result *r,
 			    lay->slots[k].kind == PLAN_OWNER_SPARE)
 				continue;
 			pl = &g->placements[lay->slots[k].placement];
-			plan_cel_quote(g->profiles[pl->profile].name, qprof,
-			    sizeof(qprof));
 			if (g->profiles[pl->profile].whole)
 				snprintf(selector, sizeof(selector), "true");
 			else
-				snprintf(selector, sizeof(selector),
-				    "device.attributes['%s'].profile == '%s'",
-				    PLAN_NVIDIA_DRIVER, qprof);
-			one_claim(&oc, g->profiles[pl->profile].whole ?
-			    PLAN_CLASS_GPU : PLAN_CLASS_MIG, selector);
+				plan_profile_selector(g, &g->profiles[
+				    pl->profile], selector, sizeof(selector));
+			one_claim(&oc, plan_inventory_class(g,
+			    g->profiles[pl->profile].whole), selector);
 			memset(&res, 0, sizeof(res));
 			rc = dra_allocate(a, gp->node, kube_snapshot_node(s,
 			    gp->node), &oc.ref, 1, &res, err);
