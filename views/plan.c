@@ -157,8 +157,7 @@ char *
 dra_plan_class_name(const struct plan_geometry *g,
     const struct plan_profile *p, const char *prefix, char *buf, size_t len)
 {
-	const char	*driver = g->driver != NULL ? g->driver :
-			    PLAN_NVIDIA_DRIVER;
+	const char	*driver = plan_geometry_driver(g);
 	const char	*c;
 	size_t		 n;
 	int		 w;
@@ -1161,8 +1160,7 @@ pd_node_labels(const struct pd *pd)
 static cJSON *
 pd_device_class(const struct pd_class *c)
 {
-	const char	*driver = c->g->driver != NULL ? c->g->driver :
-			    PLAN_NVIDIA_DRIVER;
+	const char	*driver = plan_geometry_driver(c->g);
 	cJSON		*o, *spec, *sels, *sel, *cel;
 	char		*expr, qd[256], qp[256];
 
