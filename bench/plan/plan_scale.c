@@ -157,6 +157,8 @@ main(int argc, char **argv)
 	    "priorityClasses:\n- {name: high-ai, value: 1000}\n"
 	    "- {name: batch, value: 100}\nteams:\n", tl);
 	for (t = 0; t < nteams; t++) {
+		size_t	 team_start = k, added = 0;
+
 		k += (size_t)snprintf(text + k, tlen - k,
 		    "- namespace: team-%zu\n  workloads:\n", t);
 		for (i = 0; i < nm; i++) {
@@ -178,8 +180,11 @@ main(int argc, char **argv)
 				    "model: %s, priorityClass: %s}\n", i, s,
 				    want * 7 / 10, want, geo[i]->profiles[p].name,
 				    geo[i]->model, s % 2 ? "batch" : "high-ai");
+				added++;
 			}
 		}
+		if (added == 0)
+			k = team_start;	/* a small fleet: no demand here */
 	}
 	if (plan_demand_parse("bench", text, k, &d, &err) != KUBE_OK) {
 		fprintf(stderr, "plan-scale: %s\n", err.msg);
