@@ -1,0 +1,981 @@
+/*
+ * gpus.c: the GPU map (gpus.h), from a snapshot or a Plan document.
+ *
+ * From a snapshot, the GPUs and their geometry come from the planner's
+ * inventory (planner/inventory.c), so the map, the planner and `why`
+ * agree on what a GPU is and where a partition sits.  The parts are
+ * then read from the devices themselves, found through one hash of the
+ * snapshot's current devices by driver, node and name: dynamic MIG
+ * parts are the inventory's running instances (the published but free
+ * placements overlap and are not parts: free memory slices are the
+ * gaps), static MIG parts are the MIG devices that exist, free or not,
+ * and a whole GPU is one part.  Devices the inventory does not take
+ * (drivers other than NVIDIA's without counters, NVIDIA GPUs of a
+ * product the catalogue does not know) become whole GPUs when they
+ * look like GPUs (see whole_candidate).
+ *
+ * From a plan, pv_read() (plan-read.c) reads and checks the layout,
+ * the same reader the plan table and SVG use.
+ *
+ * Everything the map holds lives in its arena; the snapshot objects
+ * it points at are borrowed.  Cost: one pass over the devices, one
+ * hash lookup per part, one sort of the GPUs.
+ */
+#include "gpus.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <uthash.h>
+
+#include "catalog.h"
+#include "geometry.h"
+#include "inventory.h"
+#include "plan-int.h"
+#include "views-int.h"
+#include "xmalloc.h"
+
+#define KEY_MAX	1024
+
+/* A current device, by driver, node and name. */
+struct gdev {
+	char			*key;
+	const struct kube_device *d;
+	int			 seen;		/* a part of a GPU already */
+	UT_hash_handle		 hh;
+};
+
+/* The static MIG devices of one GPU: driver, node, name before -mig-. */
+struct ggrp {
+	char			 *key;
+	const struct kube_device **v;
+	size_t			  n, cap;
+	UT_hash_handle		  hh;
+};
+
+/* A map while it is built. */
+struct build {
+	const struct kube_snapshot	*s;
+	const struct dra_filter		*f;
+	struct dra_gpu_map		*m;
+	struct dra_arena		 tmp;	/* hash keys */
+	struct gdev			*devs;
+	struct ggrp			*grps;
+	struct dra_gpu			*gpus;	/* malloc'd, unsorted */
+	size_t				 ngpus, cap;
+};
+
+/* The compute slices of one plan model. */
+struct pmodel {
+	const char	*model;
+	const char	*mode;
+	int		 compute;
+};
+
+static const char *mstr(struct dra_gpu_map *, const char *);
+static const char *mstrf(struct dra_gpu_map *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+static size_t	 make_key(char *, const char *, const char *, const char *);
+static const char *dev_driver(const struct kube_device *);
+static const char *dev_node(const struct kube_device *);
+static const char *dev_attr(const struct kube_device *, const char *);
+static const struct kube_claim *dev_holder(const struct kube_device *,
+		    int *);
+static void	 index_devices(struct build *);
+static struct gdev *find_dev(struct build *, const char *, const char *,
+		    const char *);
+static struct ggrp *find_grp(struct build *, const char *, const char *,
+		    const char *);
+static int	 static_start(const struct kube_device *);
+static int	 profile_compute(const char *);
+static struct dra_gpu *gpu_new(struct build *);
+static int	 node_ok(struct build *, const char *);
+static void	 part_from_dev(struct build *, struct dra_gpu_part *,
+		    const struct kube_device *);
+static void	 add_dynamic(struct build *, const struct plan_inventory *,
+		    const struct plan_gpu *, struct dra_gpu *);
+static void	 add_static(struct build *, const struct plan_geometry *,
+		    const struct plan_gpu *, struct dra_gpu *);
+static void	 add_inventory_gpu(struct build *,
+		    const struct plan_inventory *, const struct plan_gpu *);
+static int	 whole_candidate(const struct kube_device *);
+static void	 add_whole_devices(struct build *);
+static int	 cmp_part(const void *, const void *);
+static int	 cmp_gpu(const void *, const void *);
+static void	 finish_map(struct build *);
+static void	 build_free(struct build *);
+static int	 plan_models(const cJSON *, struct pmodel **, size_t *,
+		    struct dra_err *);
+static int	 plan_compute(const struct pmodel *, size_t, const char *,
+		    const char *, int);
+
+/* A copy of s in m's arena (NULL stays NULL). */
+static const char *
+mstr(struct dra_gpu_map *m, const char *s)
+{
+	return dra_arena_strdup(&m->arena, s);
+}
+
+static const char *
+mstrf(struct dra_gpu_map *m, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 buf[KEY_MAX];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return dra_arena_strdup(&m->arena, buf);
+}
+
+/* "driver\x1fnode\x1fname" into buf (KEY_MAX bytes); its length. */
+static size_t
+make_key(char *buf, const char *driver, const char *node, const char *name)
+{
+	int	n;
+
+	n = snprintf(buf, KEY_MAX, "%s\x1f%s\x1f%s", driver, node, name);
+	if (n < 0)
+		n = 0;
+	return (size_t)n < KEY_MAX ? (size_t)n : KEY_MAX - 1;
+}
+
+static const char *
+dev_driver(const struct kube_device *d)
+{
+	return d->slice != NULL && d->slice->driver != NULL ?
+	    d->slice->driver : "";
+}
+
+/* The node of a device as the inventory names it: else its pool. */
+static const char *
+dev_node(const struct kube_device *d)
+{
+	const char	*n = kube_device_node(d);
+
+	if (n != NULL && *n != '\0')
+		return n;
+	return d->slice != NULL && d->slice->pool_name != NULL ?
+	    d->slice->pool_name : "";
+}
+
+/* A string attribute of the driver's domain, else of any, or NULL. */
+static const char *
+dev_attr(const struct kube_device *d, const char *id)
+{
+	const struct kube_attr	*a = dra_device_attr_any(d, id);
+
+	if (a == NULL || (a->type != KUBE_ATTR_STRING &&
+	    a->type != KUBE_ATTR_VERSION))
+		return NULL;
+	return a->s;
+}
+
+/*
+ * The first claim holding d other than through admin access (as the
+ * inventory's running instances), and in *n how many distinct claims
+ * do.  NULL and 0 when none.
+ */
+static const struct kube_claim *
+dev_holder(const struct kube_device *d, int *n)
+{
+	const struct kube_device_alloc	*al;
+	const struct kube_claim		*first = NULL;
+	size_t				 i, j;
+	int				 dup;
+
+	*n = 0;
+	for (i = 0; i < d->nallocs; i++) {
+		al = &d->allocs[i];
+		if (al->claim == NULL || al->claim->rejected != NULL ||
+		    al->result >= al->claim->nresults ||
+		    al->claim->results[al->result].admin_access)
+			continue;
+		dup = 0;
+		for (j = 0; j < i && !dup; j++)
+			dup = d->allocs[j].claim == al->claim;
+		if (dup)
+			continue;
+		if (first == NULL)
+			first = al->claim;
+		(*n)++;
+	}
+	return first;
+}
+
+/*
+ * Hash every device the inventory reads (newest generation, slices
+ * the API server accepts, valid pools) by driver, node and name, and
+ * the static MIG devices (no counters, type "mig") by their GPU.
+ */
+static void
+index_devices(struct build *b)
+{
+	const struct kube_slice		*sl;
+	const struct kube_device	*d;
+	const char			*type, *p;
+	struct gdev			*e;
+	struct ggrp			*g;
+	char				 key[KEY_MAX], gname[KEY_MAX];
+	size_t				 i, j, len;
+
+	for (i = 0; i < b->s->slices.n; i++) {
+		sl = b->s->slices.v[i];
+		if (sl->stale || sl->rejected != NULL)
+			continue;
+		for (j = 0; j < sl->ndevices; j++) {
+			d = &sl->devices[j];
+			if (d->pool != NULL && d->pool->invalid != NULL)
+				continue;
+			len = make_key(key, dev_driver(d), dev_node(d),
+			    d->name);
+			HASH_FIND(hh, b->devs, key, len, e);
+			if (e != NULL)
+				continue;
+			e = dra_arena_calloc(&b->tmp, 1, sizeof *e);
+			e->key = dra_arena_strndup(&b->tmp, key, len);
+			e->d = d;
+			HASH_ADD_KEYPTR(hh, b->devs, e->key, len, e);
+			if (d->nconsumes > 0 ||
+			    (type = dev_attr(d, "type")) == NULL ||
+			    strcmp(type, "mig") != 0 ||
+			    (p = strstr(d->name, "-mig-")) == NULL)
+				continue;
+			snprintf(gname, sizeof gname, "%.*s",
+			    (int)(p - d->name), d->name);
+			len = make_key(key, dev_driver(d), dev_node(d), gname);
+			HASH_FIND(hh, b->grps, key, len, g);
+			if (g == NULL) {
+				g = dra_arena_calloc(&b->tmp, 1, sizeof *g);
+				g->key = dra_arena_strndup(&b->tmp, key, len);
+				HASH_ADD_KEYPTR(hh, b->grps, g->key, len, g);
+			}
+			if (g->n == g->cap) {
+				g->cap = g->cap ? g->cap * 2 : 8;
+				g->v = xreallocarray(g->v, g->cap,
+				    sizeof *g->v);
+			}
+			g->v[g->n++] = d;
+		}
+	}
+}
+
+static struct gdev *
+find_dev(struct build *b, const char *driver, const char *node,
+    const char *name)
+{
+	struct gdev	*e;
+	char		 key[KEY_MAX];
+	size_t		 len;
+
+	if (name == NULL)
+		return NULL;
+	len = make_key(key, driver, node, name);
+	HASH_FIND(hh, b->devs, key, len, e);
+	return e;
+}
+
+static struct ggrp *
+find_grp(struct build *b, const char *driver, const char *node,
+    const char *gpu)
+{
+	struct ggrp	*g;
+	char		 key[KEY_MAX];
+	size_t		 len;
+
+	len = make_key(key, driver, node, gpu);
+	HASH_FIND(hh, b->grps, key, len, g);
+	return g;
+}
+
+/*
+ * The first memory slice of a static MIG device, as the inventory
+ * reads it (planner/inventory.c static_start): the lowest i of its
+ * memorySlice<i> capacities, else from its name: the last number of
+ * gpu-N-mig-<profile>-<giid>-<start> (v25.12 on), the middle one of
+ * gpu-N-mig-<giid>-<start>-<size> (v25.3, v25.8).  -1 when unknown.
+ */
+static int
+static_start(const struct kube_device *d)
+{
+	const struct kube_capacity	*c;
+	const char			*p, *q;
+	long				 v, nums[3];
+	size_t				 i, n;
+	int				 low = -1, allnum;
+	char				*end;
+
+	for (i = 0; i < d->ncapacity; i++) {
+		c = &d->capacity[i];
+		if (strncmp(c->id, "memorySlice", 11) != 0 ||
+		    c->value.milli <= 0)
+			continue;
+		p = c->id + 11;
+		if (!isdigit((unsigned char)*p) || strlen(p) > 4)
+			continue;
+		v = strtol(p, &end, 10);
+		if (*end != '\0')
+			continue;
+		if (low < 0 || v < low)
+			low = (int)v;
+	}
+	if (low >= 0)
+		return low;
+	if ((p = strstr(d->name, "-mig-")) == NULL)
+		return -1;
+	p += 5;
+	/* The parts after -mig-: all numeric (3 of them) or not. */
+	allnum = 1;
+	n = 0;
+	for (q = p; *q != '\0'; q++) {
+		if (*q == '-')
+			n++;
+		else if (!isdigit((unsigned char)*q))
+			allnum = 0;
+	}
+	if (allnum && n == 2) {
+		for (i = 0, q = p; i < 3; i++) {
+			nums[i] = strtol(q, &end, 10);
+			q = end + (*end == '-');
+		}
+		return nums[1] <= 64 ? (int)nums[1] : -1;
+	}
+	for (q = d->name + strlen(d->name); q > p && isdigit((unsigned char)
+	    q[-1]); q--)
+		;
+	if (*q == '\0' || strlen(q) > 4)
+		return -1;
+	return (int)strtol(q, NULL, 10);
+}
+
+/* N of a "<N>g." profile name, else 0. */
+static int
+profile_compute(const char *name)
+{
+	int	v = 0;
+
+	if (name == NULL || !isdigit((unsigned char)*name))
+		return 0;
+	while (isdigit((unsigned char)*name) && v < 1000)
+		v = v * 10 + (*name++ - '0');
+	return name[0] == 'g' && name[1] == '.' ? v : 0;
+}
+
+static struct dra_gpu *
+gpu_new(struct build *b)
+{
+	if (b->ngpus == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 64;
+		b->gpus = xreallocarray(b->gpus, b->cap, sizeof *b->gpus);
+	}
+	memset(&b->gpus[b->ngpus], 0, sizeof b->gpus[b->ngpus]);
+	return &b->gpus[b->ngpus++];
+}
+
+/* Whether the filter keeps GPUs of node: names, then labels. */
+static int
+node_ok(struct build *b, const char *node)
+{
+	const struct kube_node	*n;
+
+	if (!view_name_ok(b->f, node, NULL))
+		return 0;
+	if (b->f == NULL || b->f->selector == NULL)
+		return 1;
+	n = kube_snapshot_node(b->s, node);
+	return view_labels_ok(b->f, n != NULL ? &n->meta : NULL);
+}
+
+/* The state and claim of a part from its device. */
+static void
+part_from_dev(struct build *b, struct dra_gpu_part *p,
+    const struct kube_device *d)
+{
+	const struct kube_claim	*c;
+
+	p->device_obj = d;
+	c = dev_holder(d, &p->shared);
+	if (c != NULL) {
+		p->state = DRA_PART_ALLOCATED;
+		p->claim_obj = c;
+		p->namespace = mstr(b->m, c->meta.namespace);
+		p->claim = mstrf(b->m, "%s/%s", c->meta.namespace != NULL ?
+		    c->meta.namespace : "", c->meta.name);
+	} else if (d->state & KUBE_DEV_TAINTED)
+		p->state = DRA_PART_TAINTED;
+	else if (d->state & KUBE_DEV_BLOCKED)
+		p->state = DRA_PART_BLOCKED;
+	else
+		p->state = DRA_PART_FREE;
+}
+
+/*
+ * A dynamic GPU (partitionable devices): its running instances.  A
+ * geometry without memory-slice counters gets one slice per placement
+ * position (start + size, size at least 1).
+ */
+static void
+add_dynamic(struct build *b, const struct plan_inventory *inv,
+    const struct plan_gpu *g, struct dra_gpu *gp)
+{
+	const struct plan_geometry	*geo = inv->geometries[g->geometry];
+	const struct plan_profile	*pr;
+	const struct plan_placement	*pl;
+	struct dra_gpu_part		*p;
+	struct gdev			*e;
+	char				 name[KEY_MAX];
+	size_t				 i;
+	int				 size, end;
+
+	gp->mode = "mig-dynamic";
+	gp->nslices = geo->memory_slices;
+	if (gp->nslices <= 0)
+		for (i = 0; i < geo->nplacements; i++) {
+			pl = &geo->placements[i];
+			size = geo->profiles[pl->profile].memory;
+			end = pl->start + (size > 0 ? size : 1);
+			if (end > gp->nslices)
+				gp->nslices = end;
+		}
+	if (gp->nslices <= 0)
+		gp->nslices = 1;
+	gp->compute_total = geo->compute_slices > 0 ? geo->compute_slices :
+	    gp->nslices;
+	/* The pool: any device of the GPU. */
+	for (i = 0; i < geo->nplacements && gp->pool == NULL; i++) {
+		e = find_dev(b, gp->driver, g->node,
+		    plan_inventory_device(inv, g, (int)i, name, sizeof name));
+		if (e != NULL && e->d->slice != NULL)
+			gp->pool = mstr(b->m, e->d->slice->pool_name);
+	}
+	gp->parts = dra_arena_calloc(&b->m->arena, g->nrunning + 1,
+	    sizeof *gp->parts);
+	for (i = 0; i < g->nrunning; i++) {
+		pl = &geo->placements[g->running[i].placement];
+		pr = &geo->profiles[pl->profile];
+		p = &gp->parts[gp->nparts++];
+		p->device = mstr(b->m, plan_inventory_device(inv, g,
+		    g->running[i].placement, name, sizeof name));
+		p->profile = pr->whole ? NULL : mstr(b->m, pr->name);
+		p->start = pr->whole ? 0 : pl->start;
+		p->size = pr->whole ? gp->nslices : pr->memory > 0 ?
+		    pr->memory : 1;
+		p->compute = pr->whole ? gp->compute_total : pr->compute > 0 ?
+		    pr->compute : p->size;
+		e = find_dev(b, gp->driver, g->node, p->device);
+		if (e != NULL)
+			part_from_dev(b, p, e->d);
+		/* The inventory's claim is the one a hash lookup found. */
+		p->state = DRA_PART_ALLOCATED;
+		if (p->claim == NULL) {
+			p->namespace = mstr(b->m, g->running[i].namespace);
+			p->claim = mstrf(b->m, "%s/%s",
+			    g->running[i].namespace != NULL ?
+			    g->running[i].namespace : "",
+			    g->running[i].claim);
+			p->claim_obj = kube_snapshot_claim(b->s,
+			    g->running[i].namespace, g->running[i].claim);
+		}
+		if (p->shared < 1)
+			p->shared = 1;
+	}
+}
+
+/*
+ * A static MIG or whole GPU: the MIG devices that exist (placed by
+ * profile and start on the catalogue geometry), and the whole device
+ * when it is the only part or when it is allocated.
+ */
+static void
+add_static(struct build *b, const struct plan_geometry *geo,
+    const struct plan_gpu *g, struct dra_gpu *gp)
+{
+	const struct kube_device	*d;
+	const struct plan_profile	*pr;
+	struct dra_gpu_part		*p;
+	struct ggrp			*grp;
+	struct gdev			*whole;
+	const char			*prof;
+	size_t				 i, n;
+	int				 pi, start, held;
+
+	grp = g->mode == PLAN_MODE_STATIC ? find_grp(b, gp->driver, g->node,
+	    g->name) : NULL;
+	whole = find_dev(b, gp->driver, g->node, g->name);
+	if (whole != NULL) {
+		whole->seen = 1;
+		if (whole->d->slice != NULL)
+			gp->pool = mstr(b->m, whole->d->slice->pool_name);
+	}
+	n = grp != NULL ? grp->n : 0;
+	gp->parts = dra_arena_calloc(&b->m->arena, n + 2, sizeof *gp->parts);
+	if (g->mode == PLAN_MODE_WHOLE) {
+		gp->mode = "whole";
+		gp->nslices = 1;
+		gp->compute_total = 1;
+	} else {
+		gp->mode = "mig-static";
+		gp->nslices = geo->memory_slices > 0 ? geo->memory_slices : 1;
+		gp->compute_total = geo->compute_slices > 0 ?
+		    geo->compute_slices : gp->nslices;
+	}
+	if (whole != NULL && (g->mode == PLAN_MODE_WHOLE ||
+	    dev_holder(whole->d, &held) != NULL)) {
+		p = &gp->parts[gp->nparts++];
+		p->device = mstr(b->m, whole->d->name);
+		p->start = 0;
+		p->size = gp->nslices;
+		p->compute = gp->compute_total;
+		part_from_dev(b, p, whole->d);
+	}
+	for (i = 0; i < n; i++) {
+		d = grp->v[i];
+		prof = dev_attr(d, "profile");
+		pi = plan_profile_index(geo, prof);
+		start = static_start(d);
+		if (pi < 0 || start < 0)
+			continue;	/* the inventory warned */
+		pr = &geo->profiles[pi];
+		if (start + (pr->memory > 0 ? pr->memory : 1) > gp->nslices)
+			continue;
+		if (gp->pool == NULL && d->slice != NULL)
+			gp->pool = mstr(b->m, d->slice->pool_name);
+		p = &gp->parts[gp->nparts++];
+		p->device = mstr(b->m, d->name);
+		p->profile = mstr(b->m, pr->name);
+		p->start = start;
+		p->size = pr->memory > 0 ? pr->memory : 1;
+		p->compute = pr->compute > 0 ? pr->compute : p->size;
+		part_from_dev(b, p, d);
+	}
+}
+
+static void
+add_inventory_gpu(struct build *b, const struct plan_inventory *inv,
+    const struct plan_gpu *g)
+{
+	const struct plan_geometry	*geo = inv->geometries[g->geometry];
+	struct dra_gpu			*gp;
+
+	if (!node_ok(b, g->node))
+		return;
+	gp = gpu_new(b);
+	gp->node = mstr(b->m, g->node);
+	gp->name = mstr(b->m, g->name);
+	gp->driver = mstr(b->m, plan_geometry_driver(geo));
+	gp->model = mstr(b->m, geo->product != NULL ? geo->product :
+	    geo->model != NULL ? geo->model : "");
+	gp->pci_bus_id = mstr(b->m, g->pci_bus_id);
+	gp->tainted = g->tainted;
+	if (g->mode == PLAN_MODE_DYNAMIC)
+		add_dynamic(b, inv, g, gp);
+	else
+		add_static(b, geo, g, gp);
+	if (gp->pool == NULL)
+		gp->pool = "";
+}
+
+/*
+ * Whether a device the inventory left out is a whole GPU: it consumes
+ * no counters, is not a MIG device, and says it is a GPU (attribute
+ * type "gpu") or its driver's first label is "gpu" (gpu.nvidia.com
+ * GPUs of a product the catalogue does not know, the DRA example
+ * driver's gpu.example.com, gpu.intel.com, ...).  NICs and other
+ * devices are not GPUs.
+ */
+static int
+whole_candidate(const struct kube_device *d)
+{
+	const char	*type;
+
+	if (d->nconsumes > 0)
+		return 0;
+	type = dev_attr(d, "type");
+	if (type != NULL)
+		return strcmp(type, "gpu") == 0;
+	return strncmp(dev_driver(d), "gpu.", 4) == 0;
+}
+
+static void
+add_whole_devices(struct build *b)
+{
+	struct gdev	*e, *tmp;
+	struct dra_gpu	*gp;
+	const char	*model;
+	const struct kube_attr *pci;
+
+	HASH_ITER(hh, b->devs, e, tmp) {
+		if (e->seen || !whole_candidate(e->d) ||
+		    !node_ok(b, dev_node(e->d)))
+			continue;
+		e->seen = 1;
+		gp = gpu_new(b);
+		gp->node = mstr(b->m, dev_node(e->d));
+		gp->name = mstr(b->m, e->d->name);
+		gp->driver = mstr(b->m, dev_driver(e->d));
+		gp->pool = mstr(b->m, e->d->slice != NULL &&
+		    e->d->slice->pool_name != NULL ? e->d->slice->pool_name :
+		    "");
+		model = dev_attr(e->d, "productName");
+		if (model == NULL)
+			model = dev_attr(e->d, "model");
+		gp->model = mstr(b->m, model != NULL ? model : "");
+		pci = kube_device_attr(e->d, "resource.kubernetes.io",
+		    "pciBusID");
+		if (pci != NULL && pci->type == KUBE_ATTR_STRING)
+			gp->pci_bus_id = mstr(b->m, pci->s);
+		gp->mode = "whole";
+		gp->nslices = 1;
+		gp->compute_total = 1;
+		gp->tainted = (e->d->state & KUBE_DEV_TAINTED) != 0;
+		gp->parts = dra_arena_calloc(&b->m->arena, 1,
+		    sizeof *gp->parts);
+		gp->nparts = 1;
+		gp->parts[0].device = gp->name;
+		gp->parts[0].size = 1;
+		gp->parts[0].compute = 1;
+		part_from_dev(b, &gp->parts[0], e->d);
+	}
+}
+
+static int
+cmp_part(const void *a, const void *b)
+{
+	const struct dra_gpu_part	*x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return view_strcmp(x->device, y->device);
+}
+
+static int
+cmp_gpu(const void *a, const void *b)
+{
+	const struct dra_gpu	*x = a, *y = b;
+	int			 c;
+
+	if ((c = view_natcmp(x->node, y->node)) != 0)
+		return c;
+	if ((c = view_natcmp(x->name, y->name)) != 0)
+		return c;
+	return view_strcmp(x->driver, y->driver);
+}
+
+/* Sort, count, group by node and compute the utilizations. */
+static void
+finish_map(struct build *b)
+{
+	struct dra_gpu_map	*m = b->m;
+	struct dra_gpu_node	*nd = NULL;
+	struct dra_gpu		*g, *all;
+	size_t			 i, j, nnodes = 0;
+	double			 sum = 0;
+
+	qsort(b->gpus, b->ngpus, sizeof *b->gpus, cmp_gpu);
+	for (i = 0; i < b->ngpus; i++)
+		if (i == 0 || strcmp(b->gpus[i].node, b->gpus[i - 1].node) != 0)
+			nnodes++;
+	m->nodes = dra_arena_calloc(&m->arena, nnodes + 1, sizeof *m->nodes);
+	all = dra_arena_calloc(&m->arena, b->ngpus + 1, sizeof *all);
+	for (i = 0; i < b->ngpus; i++) {
+		g = &b->gpus[i];
+		if (g->nparts > 1)
+			qsort(g->parts, g->nparts, sizeof *g->parts, cmp_part);
+		for (j = 0; j < g->nparts; j++) {
+			if (g->parts[j].state != DRA_PART_ALLOCATED &&
+			    g->parts[j].state != DRA_PART_PLANNED)
+				continue;
+			g->compute_used += g->parts[j].compute;
+			g->slices_used += g->parts[j].size;
+			m->nallocated++;
+		}
+		if (g->compute_used > g->compute_total)
+			g->compute_used = g->compute_total;
+		if (g->slices_used > g->nslices)
+			g->slices_used = g->nslices;
+		g->util = g->compute_total > 0 ? (double)g->compute_used /
+		    g->compute_total : 0;
+		m->nparts += g->nparts;
+		sum += g->util;
+		if (nd == NULL || strcmp(nd->name, g->node) != 0) {
+			nd = &m->nodes[m->nnodes++];
+			nd->name = g->node;
+			nd->gpus = &all[i];
+		}
+		nd->gpus[nd->ngpus++] = *g;
+		nd->util += g->util;
+	}
+	for (i = 0; i < m->nnodes; i++)
+		if (m->nodes[i].ngpus > 0)
+			m->nodes[i].util /= (double)m->nodes[i].ngpus;
+	m->ngpus = b->ngpus;
+	m->util = b->ngpus > 0 ? sum / (double)b->ngpus : 0;
+}
+
+static void
+build_free(struct build *b)
+{
+	struct ggrp	*g, *tg;
+
+	HASH_CLEAR(hh, b->devs);
+	HASH_ITER(hh, b->grps, g, tg) {
+		HASH_DEL(b->grps, g);
+		free(g->v);
+	}
+	dra_arena_release(&b->tmp);
+	free(b->gpus);
+}
+
+struct dra_gpu_map *
+dra_gpu_map(const struct kube_snapshot *s, const struct dra_filter *f,
+    struct dra_err *err)
+{
+	struct plan_inventory	*inv = NULL;
+	struct plan_warnings	 warn;
+	struct build		 b;
+	size_t			 i;
+
+	if (plan_inventory_from_snapshot(s, &inv, &warn, err) != KUBE_OK)
+		return NULL;
+	memset(&b, 0, sizeof b);
+	b.s = s;
+	b.f = f;
+	b.m = xcalloc(1, sizeof *b.m);
+	dra_arena_init(&b.m->arena);
+	dra_arena_init(&b.tmp);
+	b.m->warnings = dra_arena_calloc(&b.m->arena, warn.n + 1,
+	    sizeof *b.m->warnings);
+	for (i = 0; i < warn.n; i++)
+		b.m->warnings[i] = mstr(b.m, warn.v[i]);
+	b.m->nwarnings = warn.n;
+	plan_warnings_free(&warn);
+	index_devices(&b);
+	for (i = 0; i < inv->ngpus; i++)
+		add_inventory_gpu(&b, inv, &inv->gpus[i]);
+	plan_inventory_free(inv);
+	add_whole_devices(&b);
+	finish_map(&b);
+	build_free(&b);
+	return b.m;
+}
+
+/* ------------------------------------------------------------------ */
+/* A Plan document. */
+
+/*
+ * spec.inventory.models[]: model, mode and computeSlices, each
+ * checked.  Absent models give none.
+ */
+static int
+plan_models(const cJSON *plan, struct pmodel **out, size_t *nout,
+    struct dra_err *err)
+{
+	const cJSON	*a, *e, *v;
+	size_t		 i = 0;
+
+	*out = NULL;
+	*nout = 0;
+	a = cJSON_GetObjectItemCaseSensitive(plan, "spec");
+	a = cJSON_GetObjectItemCaseSensitive(a, "inventory");
+	a = cJSON_GetObjectItemCaseSensitive(a, "models");
+	if (a == NULL || cJSON_IsNull(a))
+		return KUBE_OK;
+	if (!cJSON_IsArray(a))
+		return dra_err_set(err, KUBE_E_PARSE,
+		    "spec.inventory.models: expected a list");
+	*out = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof **out);
+	cJSON_ArrayForEach(e, a) {
+		if (!cJSON_IsObject(e))
+			return dra_err_set(err, KUBE_E_PARSE,
+			    "spec.inventory.models[%zu]: expected a mapping",
+			    i);
+		v = cJSON_GetObjectItemCaseSensitive(e, "model");
+		if (!cJSON_IsString(v))
+			return dra_err_set(err, KUBE_E_PARSE,
+			    "spec.inventory.models[%zu].model: expected a "
+			    "string", i);
+		(*out)[i].model = v->valuestring;
+		v = cJSON_GetObjectItemCaseSensitive(e, "mode");
+		if (v != NULL && !cJSON_IsString(v))
+			return dra_err_set(err, KUBE_E_PARSE,
+			    "spec.inventory.models[%zu].mode: expected a "
+			    "string", i);
+		(*out)[i].mode = v != NULL ? v->valuestring : NULL;
+		v = cJSON_GetObjectItemCaseSensitive(e, "computeSlices");
+		if (v != NULL && (!cJSON_IsNumber(v) || v->valuedouble < 0 ||
+		    v->valuedouble > PV_MAX_SLICES ||
+		    v->valuedouble != (double)(int)v->valuedouble))
+			return dra_err_set(err, KUBE_E_PARSE,
+			    "spec.inventory.models[%zu].computeSlices: "
+			    "expected an integer from 0 to %d", i,
+			    PV_MAX_SLICES);
+		(*out)[i].compute = v != NULL ? (int)v->valuedouble : 0;
+		i++;
+	}
+	*nout = i;
+	return KUBE_OK;
+}
+
+/*
+ * The compute slices of a plan GPU: its model's computeSlices (same
+ * mode first), else the catalogue's, else its memory slices.
+ */
+static int
+plan_compute(const struct pmodel *pm, size_t npm, const char *model,
+    const char *mode, int slices)
+{
+	struct plan_geometry	*geo;
+	size_t			 i;
+	int			 c = 0;
+
+	for (i = 0; i < npm && c == 0; i++)
+		if (strcmp(pm[i].model, model) == 0 && pm[i].mode != NULL &&
+		    strcmp(pm[i].mode, mode) == 0)
+			c = pm[i].compute;
+	for (i = 0; i < npm && c == 0; i++)
+		if (strcmp(pm[i].model, model) == 0)
+			c = pm[i].compute;
+	if (c == 0 && plan_catalog_canonical(model) != NULL &&
+	    plan_catalog_geometry(model, &geo, NULL) == KUBE_OK) {
+		c = geo->compute_slices;
+		plan_geometry_free(geo);
+	}
+	return c > 0 ? c : slices;
+}
+
+struct dra_gpu_map *
+dra_gpu_map_plan(const cJSON *plan, struct dra_err *err)
+{
+	struct pv_doc		 d;
+	struct pmodel		*pm = NULL;
+	struct build		 b;
+	struct dra_gpu		*gp;
+	struct dra_gpu_part	*p;
+	const struct pv_gpu	*g;
+	const struct pv_inst	*in;
+	const cJSON		*layout, *ln, *lg, *pci;
+	size_t			 npm, i, j, k;
+	int			 whole, lastc = 0;
+	const char		*lastm = NULL, *lastmode = NULL;
+
+	if (pv_read(plan, &d, err) != KUBE_OK) {
+		pv_release(&d);
+		return NULL;
+	}
+	if (plan_models(plan, &pm, &npm, err) != KUBE_OK) {
+		free(pm);
+		pv_release(&d);
+		return NULL;
+	}
+	memset(&b, 0, sizeof b);
+	b.m = xcalloc(1, sizeof *b.m);
+	dra_arena_init(&b.m->arena);
+	dra_arena_init(&b.tmp);
+	layout = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(plan, "status"), "layout");
+	ln = layout != NULL ? layout->child : NULL;
+	for (i = 0; i < d.nnodes; i++, ln = ln != NULL ? ln->next : NULL) {
+		lg = cJSON_GetObjectItemCaseSensitive(ln, "gpus");
+		lg = lg != NULL ? lg->child : NULL;
+		for (j = 0; j < d.nodes[i].ngpus; j++,
+		    lg = lg != NULL ? lg->next : NULL) {
+			g = &d.nodes[i].gpus[j];
+			pci = cJSON_GetObjectItemCaseSensitive(lg, "pciBusID");
+			if (pci != NULL && !cJSON_IsNull(pci) &&
+			    !cJSON_IsString(pci)) {
+				dra_err_set(err, KUBE_E_PARSE,
+				    "status.layout[%zu].gpus[%zu].pciBusID: "
+				    "expected a string", i, j);
+				goto fail;
+			}
+			gp = gpu_new(&b);
+			gp->node = mstr(b.m, g->node);
+			gp->name = mstr(b.m, g->name);
+			gp->driver = "";
+			gp->pool = "";
+			gp->model = mstr(b.m, g->model);
+			gp->pci_bus_id = cJSON_IsString(pci) ?
+			    mstr(b.m, pci->valuestring) : NULL;
+			gp->mode = strcmp(g->mode, "dynamic") == 0 ?
+			    "mig-dynamic" : strcmp(g->mode, "static") == 0 ?
+			    "mig-static" : strcmp(g->mode, "whole") == 0 ?
+			    "whole" : mstr(b.m, g->mode);
+			gp->nslices = (int)g->slices;
+			if (lastm == NULL || strcmp(lastm, g->model) != 0 ||
+			    strcmp(lastmode, g->mode) != 0) {
+				lastc = plan_compute(pm, npm, g->model,
+				    g->mode, gp->nslices);
+				lastm = g->model;
+				lastmode = g->mode;
+			}
+			gp->compute_total = lastc;
+			gp->parts = dra_arena_calloc(&b.m->arena,
+			    g->ninst + 1, sizeof *gp->parts);
+			for (k = 0; k < g->ninst; k++) {
+				in = &g->inst[k];
+				p = &gp->parts[gp->nparts++];
+				whole = strcmp(in->profile,
+				    PLAN_WHOLE_GPU) == 0;
+				p->device = in->device != NULL ?
+				    mstr(b.m, in->device) : mstrf(b.m,
+				    "%s@%lld", in->profile,
+				    (long long)in->start);
+				p->profile = whole ? NULL :
+				    mstr(b.m, in->profile);
+				p->start = (int)in->start;
+				p->size = (int)in->slices;
+				p->compute = whole ? gp->compute_total :
+				    profile_compute(in->profile);
+				if (p->compute <= 0)
+					p->compute = p->size;
+				switch (in->kind) {
+				case PV_OWNER_WORKLOAD:
+					p->state = DRA_PART_PLANNED;
+					p->shared = (int)(in->replicas > 1 ?
+					    (in->replicas > 1000000 ? 1000000 :
+					    in->replicas) : 1);
+					break;
+				case PV_OWNER_RUNNING:
+				case PV_OWNER_MOVED:
+					p->state = DRA_PART_ALLOCATED;
+					p->shared = 1;
+					break;
+				case PV_OWNER_SPARE:
+					p->state = DRA_PART_FREE;
+					break;
+				}
+				if (in->ns != NULL && in->name != NULL) {
+					p->namespace = mstr(b.m, in->ns);
+					p->claim = mstrf(b.m, "%s/%s", in->ns,
+					    in->name);
+				}
+			}
+		}
+	}
+	finish_map(&b);
+	build_free(&b);
+	free(pm);
+	pv_release(&d);
+	return b.m;
+fail:
+	build_free(&b);
+	dra_gpu_map_free(b.m);
+	free(pm);
+	pv_release(&d);
+	return NULL;
+}
+
+void
+dra_gpu_map_free(struct dra_gpu_map *m)
+{
+	if (m == NULL)
+		return;
+	dra_arena_release(&m->arena);
+	free(m);
+}
