@@ -7,7 +7,8 @@
  * credential plugins follow plugin/pkg/client/auth/exec/exec.go: the
  * plugin runs with the user's environment plus exec.env plus
  * KUBERNETES_EXEC_INFO, stdin only when interactive, stderr passed
- * through; its stdout must be an ExecCredential of the configured
+ * through (both /dev/null once the client is detached from the
+ * terminal); its stdout must be an ExecCredential of the configured
  * apiVersion; the credential is kept until its expirationTimestamp (or
  * for the life of the client) and re-fetched once after a 401.
  */
@@ -352,7 +353,7 @@ exec_interactive(const struct kube_client *c, int *interactive,
 	const char	*mode = c->cfg.exec->interactive_mode;
 	int		 tty;
 
-	switch (c->stdin_mode) {
+	switch (c->detached ? KUBE_STDIN_NONE : c->stdin_mode) {
 	case KUBE_STDIN_TERMINAL:
 		tty = 1;
 		break;
@@ -513,6 +514,10 @@ exec_spawn(struct kube_client *c, char **envp, int interactive,
 	if (!interactive)
 		posix_spawn_file_actions_addopen(&fa, STDIN_FILENO,
 		    "/dev/null", O_RDONLY, 0);
+	if (c->detached)
+		/* a curses screen owns the terminal: no prompt, no text */
+		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO,
+		    "/dev/null", O_WRONLY, 0);
 	e = strchr(x->command, '/') != NULL ?
 	    posix_spawn(&pid, x->command, &fa, NULL, argv, envp) :
 	    posix_spawnp(&pid, x->command, &fa, NULL, argv, envp);

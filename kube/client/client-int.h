@@ -124,6 +124,10 @@ struct kube_config {
 	long			  request_timeout_ms;
 	long			  connect_timeout_ms;
 	int			  chunk_size;
+
+	/* every context name of the merged files, first file first */
+	const char		**contexts;
+	size_t			  ncontexts;
 };
 
 /*
@@ -238,7 +242,10 @@ struct kube_client {
 	void			(*sleep)(void *, long);
 	void			 *sleep_arg;
 	enum kube_stdin		  stdin_mode;
+	int			  detached;	/* exec: no terminal at all */
 	int			  http_credentials;
+	int			(*cancel)(void *);
+	void			 *cancel_arg;
 	time_t			(*now)(void);	/* tests replace it */
 
 	/* credentials */
@@ -266,6 +273,81 @@ struct kube_req {
 
 int	kube_http_do(struct kube_client *c, const struct kube_req *req,
 	    struct dra_err *err);
+
+/*
+ * The answer's status line and headers as kube_http_on_header collects
+ * them, shared by kube_http_do and the watches of watch.c.
+ */
+struct kube_http_resp {
+	struct kube_client	*c;
+	int			 status;	/* final status, 0 before */
+	char			 reason[64];
+	long			 retry_after;	/* seconds, -1 when absent */
+	int			 complete;	/* the final headers ended */
+	struct curl_slist	*warnings;	/* raw Warning values */
+	struct dra_buf		 headers;	/* for the log (level >= 8) */
+};
+
+void	kube_http_resp_init(struct kube_http_resp *r, struct kube_client *c);
+void	kube_http_resp_reset(struct kube_http_resp *r);
+void	kube_http_resp_release(struct kube_http_resp *r);
+
+/* CURLOPT_HEADERFUNCTION with CURLOPT_HEADERDATA a kube_http_resp. */
+size_t	kube_http_on_header(char *data, size_t size, size_t nmemb,
+	    void *resp);
+
+/*
+ * A new easy handle with every connection option of c->curl (TLS,
+ * proxy, connect-to, compression, timeouts, the cancel hook): for a
+ * transfer that runs beside c's own, such as a watch in a multi
+ * handle.  NULL when libcurl cannot copy it.  The caller cleans it up.
+ */
+CURL	*kube_http_dup(struct kube_client *c);
+
+/*
+ * The per-request options of req on h: url, method, body, the headers
+ * (Accept, Host for tls-server-name, Authorization from auth,
+ * impersonation), the header callback filling resp (which is reset),
+ * a fresh connection after an exec certificate rotation, and the
+ * redacted request-header log at level 8.  Returns the header list,
+ * which must outlive the transfer; free it with curl_slist_free_all.
+ */
+struct curl_slist *kube_http_setup(struct kube_client *c, CURL *h,
+	    const char *url, const struct kube_req *req,
+	    const struct kube_auth *auth, struct kube_http_resp *resp);
+
+/*
+ * After a transfer that got an answer: log "METHOD URL CODE REASON in
+ * N ms" and more (NULL or text appended) at level 6, the response
+ * headers at level 8, and hand the Warning headers to the warning
+ * callback.
+ */
+void	kube_http_log_done(struct kube_client *c, const char *method,
+	    const char *shown, struct kube_http_resp *r, long ms,
+	    const char *more);
+
+/*
+ * A transfer that failed in libcurl (cc, with its error buffer, which
+ * may be NULL): log it at level 6 and fill err ("get URL: failed to
+ * connect ...", "... canceled" when the cancel hook stopped it).
+ * Returns KUBE_E_TIMEOUT, KUBE_E_TLS or KUBE_E_CONNECT.
+ */
+int	kube_http_transport_error(struct kube_client *c, CURLcode cc,
+	    const char *errbuf, const char *method, const char *shown,
+	    long ms, struct dra_err *err);
+
+/*
+ * watch.c: hand len bytes of w's stream to its line cutter, as the
+ * write callback does (tests feed split and malformed streams through
+ * it).  Returns KUBE_OK, or the rc that ends w (KUBE_E_TOOBIG,
+ * KUBE_E_PARSE, the ERROR event's, the event callback's), which every
+ * later call returns too.
+ */
+struct kube_watch;
+int	kube_watch_feed(struct kube_watch *w, const char *data, size_t len);
+
+/* Milliseconds since t0 (CLOCK_MONOTONIC). */
+long	kube_elapsed_ms(const struct timespec *t0);
 
 /* Set up c->curl from c->cfg; KUBE_E_CONFIG if libcurl refuses. */
 int	kube_http_init(struct kube_client *c, struct dra_err *err);

@@ -58,6 +58,8 @@ kube_client_new(const struct kube_client_opts *opts, struct dra_err *err)
 	c->sleep_arg = opts->sleep_arg;
 	c->stdin_mode = opts->stdin_mode;
 	c->http_credentials = opts->http_credentials;
+	c->cancel = opts->cancel;
+	c->cancel_arg = opts->cancel_arg;
 	c->now = client_now;
 	if (kube_config_load(opts, &c->cfg, err) != KUBE_OK) {
 		free(c);
@@ -144,6 +146,19 @@ kube_client_files(const struct kube_client *c, size_t *n)
 {
 	*n = c->cfg.nfiles;
 	return c->cfg.files;
+}
+
+const char *const *
+kube_client_contexts(const struct kube_client *c, size_t *n)
+{
+	*n = c->cfg.ncontexts;
+	return c->cfg.contexts;
+}
+
+void
+kube_client_detach_terminal(struct kube_client *c)
+{
+	c->detached = 1;
 }
 
 const char *

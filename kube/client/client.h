@@ -126,6 +126,17 @@ struct kube_client_opts {
 	 * loopback test servers set this.
 	 */
 	int		  http_credentials;
+
+	/*
+	 * Polled (from the requesting thread) while a request of
+	 * kube_client_get, kube_client_request or kube_client_list runs:
+	 * returning non-zero abandons it with KUBE_E_CONNECT ("... :
+	 * canceled"), so that a background thread can stop promptly.
+	 * NULL: never.  Retry waits go through sleep, which a caller
+	 * wanting prompt cancellation also replaces.
+	 */
+	int		(*cancel)(void *arg);
+	void		 *cancel_arg;
 };
 
 /*
@@ -215,6 +226,26 @@ int	kube_client_in_cluster(const struct kube_client *c);
  */
 const char *const *kube_client_files(const struct kube_client *c,
 	    size_t *n);
+
+/*
+ * The names of every context the kubeconfig files define, each once,
+ * in file order (the first file that defines a name wins it, as
+ * clientcmd's loader.go merges them).  *n gets the count (0 for
+ * in-cluster or no files); the array and strings are borrowed.
+ */
+const char *const *kube_client_contexts(const struct kube_client *c,
+	    size_t *n);
+
+/*
+ * From now on no exec credential plugin of c may use the terminal: it
+ * runs with standard input and standard error on /dev/null and
+ * spec.interactive false, so interactiveMode Always fails with
+ * KUBE_E_EXEC ("exec plugin cannot support interactive mode: standard
+ * input is not a terminal") instead of prompting.  For a full-screen
+ * UI, after the credentials were obtained while the terminal was
+ * still the user's.  There is no way back.
+ */
+void	kube_client_detach_terminal(struct kube_client *c);
 
 /*
  * How requests authenticate, a static string: "token", "token-file",
@@ -350,6 +381,143 @@ int	kube_discover_dra(struct kube_client *c, const char *want,
  */
 int	kube_server_version(struct kube_client *c, int *major, int *minor,
 	    char *git_version, size_t git_version_len, struct dra_err *err);
+
+/*
+ * Watches.
+ *
+ * A watch is "GET <collection>?watch=1&allowWatchBookmarks=true&
+ * resourceVersion=RV&timeoutSeconds=N": the server answers 200 and
+ * then streams one JSON object per line, {"type": T, "object": O},
+ * until timeoutSeconds pass or something breaks (Kubernetes API
+ * concepts, "Efficient detection of changes"; apimachinery
+ * pkg/watch/streamwatcher.go, client-go rest/watch/decoder.go).  T is
+ * ADDED, MODIFIED or DELETED with O the object; BOOKMARK with O an
+ * object of the kind carrying only metadata.resourceVersion; or ERROR
+ * with O a Status.  Every event's metadata.resourceVersion is where a
+ * new watch resumes (client-go tools/cache/reflector.go watchHandler
+ * and setLastSyncResourceVersion).
+ *
+ * A watch set runs many watches in one thread over libcurl's multi
+ * interface: one easy handle per watch with the TLS, proxy, compression
+ * and credential set-up of kube_client_get (HTTP/2 multiplexes them on
+ * one connection when the server offers it), redacted logs as
+ * kube_client_get's at -v 6/8.  Nothing is retried inside: the caller
+ * decides as client-go's reflector does (resume from the last
+ * resourceVersion after a clean end; list again after 410 Gone or an
+ * error, with backoff).
+ */
+struct kube_watch_set;
+struct kube_watch;
+
+/* The events a watch hands over (ERROR ends the watch instead). */
+enum kube_watch_type {
+	KUBE_WATCH_ADDED = 1,
+	KUBE_WATCH_MODIFIED,
+	KUBE_WATCH_DELETED,
+	KUBE_WATCH_BOOKMARK
+};
+
+/* Default most bytes of one event line, and server-side timeout. */
+#define KUBE_WATCH_EVENT_MAX	(64UL << 20)
+#define KUBE_WATCH_TIMEOUT_S	300
+
+/*
+ * One event.  object is borrowed for the call (for BOOKMARK it has
+ * only apiVersion, kind and metadata.resourceVersion).  The watch's
+ * resourceVersion has already moved to the event's.  Return KUBE_OK to
+ * go on, or an error code with err filled to end the watch with it.
+ * Must not add, cancel or free watches.
+ */
+typedef int	(*kube_watch_event_fn)(void *arg, enum kube_watch_type type,
+		    const struct cJSON *object, struct dra_err *err);
+
+/*
+ * The end of a watch, called once, from kube_watch_poll.  rv is the
+ * last resourceVersion seen (the one the watch started from when no
+ * event came; borrowed for the call); rc and err say why:
+ *   KUBE_OK         the server closed the stream (timeoutSeconds, an
+ *                   apiserver shutting down, a cut connection after a
+ *                   whole event): watch again from rv
+ *   KUBE_E_GONE     410 Gone: an ERROR event with a Status of code 410
+ *                   ("too old resource version: 5 (1204)"), or a 410
+ *                   answer: list again and watch from the new list's
+ *                   resourceVersion
+ *   KUBE_E_TOOBIG   one event line was longer than the set's limit
+ *   KUBE_E_PARSE    a line that is not a watch event (err names the
+ *                   byte offset in the stream), or an unknown type
+ *   the errors of kube_client_get for a non-2xx answer or an ERROR
+ *   event with another code, and for transport failures (a 401 after
+ *   exec credentials re-runs the plugin first, so a new list or watch
+ *   gets fresh ones)
+ *   whatever the event callback returned
+ * After the call the watch is freed; the callback may add new watches
+ * (to resume) but not cancel this one.
+ */
+typedef void	(*kube_watch_end_fn)(void *arg, int rc, const char *rv,
+		    const struct dra_err *err);
+
+/*
+ * An empty watch set for c, which it borrows: c must outlive it and is
+ * used for credentials and logging from the thread that polls the set
+ * (never at the same time as another request on c from another
+ * thread).  Never NULL.
+ */
+struct kube_watch_set *kube_watch_set_new(struct kube_client *c);
+
+/* Cancel every watch (no end callbacks) and free ws.  NULL: no-op. */
+void	kube_watch_set_free(struct kube_watch_set *ws);
+
+/*
+ * Limits of later watches: max_event bytes per event line (0 keeps
+ * KUBE_WATCH_EVENT_MAX) and timeout_s seconds asked of the server
+ * (timeoutSeconds; 0 keeps KUBE_WATCH_TIMEOUT_S).  A watch whose
+ * server stays silent for timeout_s plus 30 s is ended with
+ * KUBE_E_TIMEOUT.
+ */
+void	kube_watch_set_limits(struct kube_watch_set *ws, size_t max_event,
+	    int timeout_s);
+
+/*
+ * Start watching the collection at path ("/apis/resource.k8s.io/v1/
+ * resourceclaims" or ".../namespaces/NS/resourceclaims", no query) from
+ * resource version rv (a list's metadata.resourceVersion; "" or NULL
+ * for "now", as client-go never does after a list).  The request is
+ * sent by kube_watch_poll.  Credentials are taken now (an exec plugin
+ * may run).  Returns the watch, owned by the set, or NULL with err:
+ * KUBE_E_EXEC, KUBE_E_IO (as kube_client_get) or KUBE_E_CONNECT when
+ * libcurl cannot make a handle.
+ */
+struct kube_watch *kube_watch_add(struct kube_watch_set *ws,
+	    const char *path, const char *rv, kube_watch_event_fn event_cb,
+	    kube_watch_end_fn end_cb, void *arg, struct dra_err *err);
+
+/*
+ * Stop w and free it without calling its end callback (not from
+ * inside a callback of w).
+ */
+void	kube_watch_cancel(struct kube_watch_set *ws, struct kube_watch *w);
+
+/* w's resourceVersion now (borrowed until its next event). */
+const char *kube_watch_rv(const struct kube_watch *w);
+
+/* How many watches the set runs. */
+size_t	kube_watch_count(const struct kube_watch_set *ws);
+
+/*
+ * Move every watch along: wait up to timeout_ms (0: do not wait) for
+ * data, a wake-up or a watch's end, then hand over every complete
+ * event line and end the watches that ended.  Waits the whole time
+ * even with no watch (so it doubles as the thread's sleep).  Returns
+ * KUBE_OK, or KUBE_E_CONNECT when libcurl's multi interface fails.
+ */
+int	kube_watch_poll(struct kube_watch_set *ws, long timeout_ms,
+	    struct dra_err *err);
+
+/*
+ * Make a kube_watch_poll that waits (or the next one) return at once.
+ * The only function here that may be called from any thread.
+ */
+void	kube_watch_wakeup(struct kube_watch_set *ws);
 
 /*
  * Parse a kubectl --request-timeout value into *ms: "" or "0" is 0 (no

@@ -45,19 +45,15 @@
 
 /* What one attempt saw. */
 struct attempt {
-	struct kube_client	*c;
+	struct kube_http_resp	 resp;		/* status line, headers */
 	struct dra_buf		*out;		/* 2xx body */
 	struct dra_buf		 errbody;	/* other bodies, capped */
-	int			 status;
-	char			 reason[64];
-	long			 retry_after;	/* seconds, -1 when absent */
 	int			 toobig;
-	struct curl_slist	*warnings;	/* raw Warning values */
-	struct dra_buf		 resp_headers;	/* for the log */
 };
 
-static size_t	on_header(char *, size_t, size_t, void *);
 static size_t	on_body(char *, size_t, size_t, void *);
+static int	on_progress(void *, curl_off_t, curl_off_t, curl_off_t,
+		    curl_off_t);
 static int	on_debug(CURL *, curl_infotype, char *, size_t, void *);
 static const char *status_text(int);
 static int	status_rc(int);
@@ -69,7 +65,6 @@ static struct curl_slist *build_headers(struct kube_client *,
 static int	curl_rc(CURLcode);
 static const char *lower_method(const char *, char *, size_t);
 static void	warn_one(void *, const char *);
-static long	elapsed_ms(const struct timespec *);
 static void	log_lines(struct kube_client *, int, const char *,
 		    const char *, size_t);
 
@@ -98,6 +93,12 @@ kube_http_init(struct kube_client *c, struct dra_err *err)
 	curl_easy_setopt(c->curl, CURLOPT_TIMEOUT_MS, cfg->request_timeout_ms);
 	if (!cfg->disable_compression)
 		curl_easy_setopt(c->curl, CURLOPT_ACCEPT_ENCODING, "");
+	if (c->cancel != NULL) {
+		curl_easy_setopt(c->curl, CURLOPT_XFERINFOFUNCTION,
+		    on_progress);
+		curl_easy_setopt(c->curl, CURLOPT_XFERINFODATA, c);
+		curl_easy_setopt(c->curl, CURLOPT_NOPROGRESS, 0L);
+	}
 
 	/* TLS */
 	if (cfg->insecure) {
@@ -280,42 +281,67 @@ build_headers(struct kube_client *c, const struct kube_req *req,
 	return h;
 }
 
-static size_t
-on_header(char *data, size_t size, size_t nmemb, void *arg)
+void
+kube_http_resp_init(struct kube_http_resp *r, struct kube_client *c)
 {
-	struct attempt	*at = arg;
-	size_t		 len = size * nmemb, n, vlen;
-	const char	*v;
-	char		*val, *sp;
-	int		 code;
+	memset(r, 0, sizeof *r);
+	r->c = c;
+	r->retry_after = -1;
+	dra_buf_init(&r->headers, DRA_BUF_MAX_SMALL);
+}
+
+void
+kube_http_resp_reset(struct kube_http_resp *r)
+{
+	r->status = 0;
+	r->reason[0] = '\0';
+	r->retry_after = -1;
+	curl_slist_free_all(r->warnings);
+	r->warnings = NULL;
+	dra_buf_reset(&r->headers);
+}
+
+void
+kube_http_resp_release(struct kube_http_resp *r)
+{
+	curl_slist_free_all(r->warnings);
+	r->warnings = NULL;
+	dra_buf_release(&r->headers);
+}
+
+size_t
+kube_http_on_header(char *data, size_t size, size_t nmemb, void *arg)
+{
+	struct kube_http_resp	*r = arg;
+	size_t			 len = size * nmemb, n, vlen;
+	const char		*v;
+	char			*val, *sp;
+	int			 code;
 
 	n = len;
 	while (n > 0 && (data[n - 1] == '\r' || data[n - 1] == '\n'))
 		n--;
 	if (n >= 5 && strncmp(data, "HTTP/", 5) == 0) {
 		/* a new response (1xx, then the final one) */
-		at->status = 0;
-		at->reason[0] = '\0';
-		at->retry_after = -1;
-		curl_slist_free_all(at->warnings);
-		at->warnings = NULL;
-		dra_buf_reset(&at->resp_headers);
+		kube_http_resp_reset(r);
 		sp = memchr(data, ' ', n);
 		if (sp != NULL && sscanf(sp + 1, "%3d", &code) == 1) {
-			at->status = code;
+			r->status = code;
 			v = sp + 4;
 			while (v < data + n && *v == ' ')
 				v++;
-			snprintf(at->reason, sizeof at->reason, "%.*s",
+			snprintf(r->reason, sizeof r->reason, "%.*s",
 			    (int)(data + n - v), v);
 		}
 		return len;
 	}
-	if (n == 0)
+	if (n == 0) {
+		r->complete = r->status >= 200;
 		return len;
-	if (at->c->log_level >= 8) {
-		dra_buf_add(&at->resp_headers, data, n);
-		dra_buf_add(&at->resp_headers, "\n", 1);
+	}
+	if (r->c->log_level >= 8) {
+		dra_buf_add(&r->headers, data, n);
+		dra_buf_add(&r->headers, "\n", 1);
 	}
 	v = memchr(data, ':', n);
 	if (v == NULL)
@@ -330,10 +356,10 @@ on_header(char *data, size_t size, size_t nmemb, void *arg)
 		long	 secs = strtol(sp, &end, 10);
 
 		if (end != sp && *end == '\0' && secs >= 0)
-			at->retry_after = secs;
+			r->retry_after = secs;
 	} else if ((size_t)(v - data) == 7 && strncasecmp(data, "warning",
 	    7) == 0)
-		at->warnings = curl_slist_append(at->warnings, sp);
+		r->warnings = curl_slist_append(r->warnings, sp);
 	free(val);
 	return len;
 }
@@ -344,7 +370,7 @@ on_body(char *data, size_t size, size_t nmemb, void *arg)
 	struct attempt	*at = arg;
 	size_t		 len = size * nmemb, room;
 
-	if (at->status >= 200 && at->status < 300) {
+	if (at->resp.status >= 200 && at->resp.status < 300) {
 		if (at->out == NULL)
 			return len;
 		if (dra_buf_add(at->out, data, len) != KUBE_OK) {
@@ -422,8 +448,22 @@ log_lines(struct kube_client *c, int level, const char *title,
 	}
 }
 
-static long
-elapsed_ms(const struct timespec *t0)
+/* The client's cancel hook, polled by libcurl during transfers. */
+static int
+on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow,
+    curl_off_t ultotal, curl_off_t ulnow)
+{
+	struct kube_client	*c = arg;
+
+	(void)dltotal;
+	(void)dlnow;
+	(void)ultotal;
+	(void)ulnow;
+	return c->cancel != NULL && c->cancel(c->cancel_arg) ? 1 : 0;
+}
+
+long
+kube_elapsed_ms(const struct timespec *t0)
 {
 	struct timespec	t1;
 
@@ -687,33 +727,122 @@ warn_one(void *arg, const char *msg)
 	kube_client_warn(arg, msg);
 }
 
+CURL *
+kube_http_dup(struct kube_client *c)
+{
+	CURL	*h;
+
+	h = curl_easy_duphandle(c->curl);
+	if (h == NULL)
+		return NULL;
+	/* the copy must not write into c's error buffer */
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, NULL);
+	return h;
+}
+
+struct curl_slist *
+kube_http_setup(struct kube_client *c, CURL *h, const char *url,
+    const struct kube_req *req, const struct kube_auth *auth,
+    struct kube_http_resp *resp)
+{
+	struct curl_slist	*headers;
+	int			 is_get, is_head;
+
+	is_get = strcmp(req->method, "GET") == 0;
+	is_head = strcmp(req->method, "HEAD") == 0;
+	headers = build_headers(c, req, auth);
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+	curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, NULL);
+	curl_easy_setopt(h, CURLOPT_NOBODY, 0L);
+	curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+	if (is_head)
+		curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+	else if (req->body != NULL || req->content_type != NULL) {
+		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE,
+		    (curl_off_t)req->body_len);
+		curl_easy_setopt(h, CURLOPT_POSTFIELDS,
+		    req->body != NULL ? req->body : "");
+		if (strcmp(req->method, "POST") != 0)
+			curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST,
+			    req->method);
+	} else if (!is_get)
+		curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, req->method);
+	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, kube_http_on_header);
+	curl_easy_setopt(h, CURLOPT_HEADERDATA, resp);
+	curl_easy_setopt(h, CURLOPT_FRESH_CONNECT,
+	    auth->cert_changed ? 1L : 0L);
+	if (c->log_level >= 8) {
+		curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, on_debug);
+		curl_easy_setopt(h, CURLOPT_DEBUGDATA, c);
+		curl_easy_setopt(h, CURLOPT_VERBOSE, 1L);
+	}
+	kube_http_resp_reset(resp);
+	return headers;
+}
+
+void
+kube_http_log_done(struct kube_client *c, const char *method,
+    const char *shown, struct kube_http_resp *r, long ms, const char *more)
+{
+	struct curl_slist	*w;
+
+	kube_client_logf(c, 6, "%s %s %d %s in %ld ms%s", method, shown,
+	    r->status, r->reason[0] != '\0' ? r->reason :
+	    status_text(r->status), ms, more != NULL ? more : "");
+	if (c->log_level >= 8 && r->headers.len > 0)
+		log_lines(c, 8, "Response Headers:", dra_buf_str(&r->headers),
+		    r->headers.len);
+	for (w = r->warnings; w != NULL; w = w->next)
+		kube_warning_parse(w->data, warn_one, c);
+	curl_slist_free_all(r->warnings);
+	r->warnings = NULL;
+}
+
+int
+kube_http_transport_error(struct kube_client *c, CURLcode cc,
+    const char *errbuf, const char *method, const char *shown, long ms,
+    struct dra_err *err)
+{
+	char	msg[CURL_ERROR_SIZE + 64], lm[16];
+
+	if (cc == CURLE_ABORTED_BY_CALLBACK)
+		snprintf(msg, sizeof msg, "canceled");
+	else
+		snprintf(msg, sizeof msg, "%s", errbuf != NULL &&
+		    errbuf[0] != '\0' ? errbuf : curl_easy_strerror(cc));
+	/* "Failed to connect" but not "SSL: ..." */
+	if (isupper((unsigned char)msg[0]) && islower((unsigned char)msg[1]))
+		msg[0] = (char)tolower((unsigned char)msg[0]);
+	kube_client_logf(c, 6, "%s %s failed in %ld ms: %s", method, shown, ms,
+	    msg);
+	return dra_err_set(err, curl_rc(cc), "%s %s: %s",
+	    lower_method(method, lm, sizeof lm), shown, msg);
+}
+
 int
 kube_http_do(struct kube_client *c, const struct kube_req *req,
     struct dra_err *err)
 {
 	struct attempt		 at;
 	struct kube_auth	 auth;
-	struct curl_slist	*headers, *w;
+	struct curl_slist	*headers;
 	struct timespec		 t0;
 	CURLcode		 cc;
-	char			*url, *shown, msg[CURL_ERROR_SIZE + 64], lm[16];
+	char			*url, *shown;
 	size_t			 orig_len;
 	long			 ms, wait;
 	int			 tries = 0, refreshed = 0, rc = KUBE_OK, again;
-	int			 is_get, is_head;
 	unsigned		 gen;
 
 	dra_err_clear(err);
 	orig_len = req->out != NULL ? req->out->len : 0;
 	url = xasprintf("%s%s", c->url_base, req->path);
 	shown = xasprintf("%s%s", c->cfg.server, req->path);
-	is_get = strcmp(req->method, "GET") == 0;
-	is_head = strcmp(req->method, "HEAD") == 0;
 	memset(&at, 0, sizeof at);
-	at.c = c;
+	kube_http_resp_init(&at.resp, c);
 	at.out = req->out;
 	dra_buf_init(&at.errbody, KUBE_ERROR_BODY_MAX);
-	dra_buf_init(&at.resp_headers, DRA_BUF_MAX_SMALL);
 
 	for (;;) {
 		tries++;
@@ -722,63 +851,26 @@ kube_http_do(struct kube_client *c, const struct kube_req *req,
 		if (c->send_creds &&
 		    (rc = kube_auth_get(c, &auth, err)) != KUBE_OK)
 			break;
-		headers = build_headers(c, req, &auth);
-
-		curl_easy_setopt(c->curl, CURLOPT_URL, url);
-		curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, headers);
-		curl_easy_setopt(c->curl, CURLOPT_CUSTOMREQUEST, NULL);
-		curl_easy_setopt(c->curl, CURLOPT_NOBODY, 0L);
-		curl_easy_setopt(c->curl, CURLOPT_HTTPGET, 1L);
-		if (is_head)
-			curl_easy_setopt(c->curl, CURLOPT_NOBODY, 1L);
-		else if (req->body != NULL || req->content_type != NULL) {
-			curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE_LARGE,
-			    (curl_off_t)req->body_len);
-			curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS,
-			    req->body != NULL ? req->body : "");
-			if (strcmp(req->method, "POST") != 0)
-				curl_easy_setopt(c->curl,
-				    CURLOPT_CUSTOMREQUEST, req->method);
-		} else if (!is_get)
-			curl_easy_setopt(c->curl, CURLOPT_CUSTOMREQUEST,
-			    req->method);
-		curl_easy_setopt(c->curl, CURLOPT_HEADERFUNCTION, on_header);
-		curl_easy_setopt(c->curl, CURLOPT_HEADERDATA, &at);
+		headers = kube_http_setup(c, c->curl, url, req, &auth,
+		    &at.resp);
 		curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, on_body);
 		curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, &at);
-		curl_easy_setopt(c->curl, CURLOPT_FRESH_CONNECT,
-		    auth.cert_changed ? 1L : 0L);
-		if (c->log_level >= 8) {
-			curl_easy_setopt(c->curl, CURLOPT_DEBUGFUNCTION,
-			    on_debug);
-			curl_easy_setopt(c->curl, CURLOPT_DEBUGDATA, c);
-			curl_easy_setopt(c->curl, CURLOPT_VERBOSE, 1L);
-		}
 
-		at.status = 0;
-		at.reason[0] = '\0';
-		at.retry_after = -1;
 		at.toobig = 0;
 		dra_buf_reset(&at.errbody);
 		c->errbuf[0] = '\0';
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		cc = curl_easy_perform(c->curl);
-		ms = elapsed_ms(&t0);
+		ms = kube_elapsed_ms(&t0);
 		curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, NULL);
 		curl_slist_free_all(headers);
 		gen = auth.exec_gen;
 		kube_auth_release(&auth);
 
 		if (cc != CURLE_OK) {
-			snprintf(msg, sizeof msg, "%s", c->errbuf[0] != '\0' ?
-			    c->errbuf : curl_easy_strerror(cc));
-			/* "Failed to connect" but not "SSL: ..." */
-			if (isupper((unsigned char)msg[0]) &&
-			    islower((unsigned char)msg[1]))
-				msg[0] = (char)tolower((unsigned char)msg[0]);
-			kube_client_logf(c, 6, "%s %s failed in %ld ms: %s",
-			    req->method, shown, ms, msg);
 			if (at.toobig) {
+				kube_http_transport_error(c, cc, c->errbuf,
+				    req->method, shown, ms, NULL);
 				rc = dra_err_set(err, KUBE_E_TOOBIG,
 				    "response to %s %s is larger than %zu "
 				    "bytes", req->method, req->path,
@@ -790,6 +882,8 @@ kube_http_do(struct kube_client *c, const struct kube_req *req,
 			    cc == CURLE_SEND_ERROR || cc == CURLE_RECV_ERROR ||
 			    cc == CURLE_PARTIAL_FILE)) {
 				/* with_retry.go: connection reset, EOF */
+				kube_http_transport_error(c, cc, c->errbuf,
+				    req->method, shown, ms, NULL);
 				if (req->out != NULL) {
 					req->out->len = orig_len;
 					if (req->out->ptr != NULL)
@@ -799,24 +893,17 @@ kube_http_do(struct kube_client *c, const struct kube_req *req,
 				    KUBE_RETRY_AFTER_DEFAULT * 1000L);
 				continue;
 			}
-			rc = dra_err_set(err, curl_rc(cc), "%s %s: %s",
-			    lower_method(req->method, lm, sizeof lm), shown,
-			    msg);
+			rc = kube_http_transport_error(c, cc, c->errbuf,
+			    req->method, shown, ms, err);
 			break;
 		}
 
-		kube_client_logf(c, 6, "%s %s %d %s in %ld ms", req->method,
-		    shown, at.status, at.reason[0] != '\0' ? at.reason :
-		    status_text(at.status), ms);
-		if (c->log_level >= 8 && at.resp_headers.len > 0)
-			log_lines(c, 8, "Response Headers:",
-			    dra_buf_str(&at.resp_headers),
-			    at.resp_headers.len);
+		kube_http_log_done(c, req->method, shown, &at.resp, ms, NULL);
 		if (c->log_level >= 9) {
 			const char	*b;
 			size_t		 n;
 
-			if (at.status >= 200 && at.status < 300 &&
+			if (at.resp.status >= 200 && at.resp.status < 300 &&
 			    req->out != NULL) {
 				b = req->out->ptr != NULL ?
 				    req->out->ptr + orig_len : "";
@@ -829,14 +916,10 @@ kube_http_do(struct kube_client *c, const struct kube_req *req,
 			    (int)(n < LOG_BODY_MAX ? n : LOG_BODY_MAX), b,
 			    n > LOG_BODY_MAX ? " [truncated]" : "");
 		}
-		for (w = at.warnings; w != NULL; w = w->next)
-			kube_warning_parse(w->data, warn_one, c);
-		curl_slist_free_all(at.warnings);
-		at.warnings = NULL;
 
-		if (at.status >= 200 && at.status < 300)
+		if (at.resp.status >= 200 && at.resp.status < 300)
 			break;
-		if (at.status == 401 && gen != 0 && !refreshed) {
+		if (at.resp.status == 401 && gen != 0 && !refreshed) {
 			/* exec.go: the plugin runs again, once */
 			refreshed = 1;
 			kube_client_logf(c, 6, "401: refreshing exec "
@@ -845,23 +928,23 @@ kube_http_do(struct kube_client *c, const struct kube_req *req,
 				break;
 			again = 1;
 		} else if (req->retry && tries < KUBE_RETRY_MAX_TRIES &&
-		    (at.status == 429 || at.status == 503 ||
-		    (at.status >= 500 && at.retry_after >= 0))) {
-			wait = at.retry_after >= 0 ? at.retry_after :
-			    KUBE_RETRY_AFTER_DEFAULT;
+		    (at.resp.status == 429 || at.resp.status == 503 ||
+		    (at.resp.status >= 500 && at.resp.retry_after >= 0))) {
+			wait = at.resp.retry_after >= 0 ?
+			    at.resp.retry_after : KUBE_RETRY_AFTER_DEFAULT;
 			if (wait > KUBE_RETRY_AFTER_MAX)
 				wait = KUBE_RETRY_AFTER_MAX;
 			if (wait < 1)
 				wait = 1;
 			kube_client_logf(c, 6, "got %d, retrying in %ld s "
-			    "(try %d of %d)", at.status, wait, tries + 1,
+			    "(try %d of %d)", at.resp.status, wait, tries + 1,
 			    KUBE_RETRY_MAX_TRIES);
 			c->sleep(c->sleep_arg, wait * 1000L);
 			again = 1;
 		}
 		if (again)
 			continue;
-		rc = kube_status_error(at.status, req->method, req->path,
+		rc = kube_status_error(at.resp.status, req->method, req->path,
 		    dra_buf_str(&at.errbody), at.errbody.len, err);
 		break;
 	}
@@ -870,9 +953,8 @@ kube_http_do(struct kube_client *c, const struct kube_req *req,
 		if (req->out->ptr != NULL)
 			req->out->ptr[orig_len] = '\0';
 	}
-	curl_slist_free_all(at.warnings);
+	kube_http_resp_release(&at.resp);
 	dra_buf_release(&at.errbody);
-	dra_buf_release(&at.resp_headers);
 	free(url);
 	free(shown);
 	return rc;

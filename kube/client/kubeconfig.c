@@ -1227,6 +1227,13 @@ kube_config_load(const struct kube_client_opts *opts,
 		cfg->files[i] = s.files[i]->path;
 	cfg->nfiles = s.nfiles;
 	where = files_list(&s);
+	/* context names, first file first, each once (loader.go) */
+	cfg->contexts = dra_arena_calloc(a, s.ncontexts + 1,
+	    sizeof *cfg->contexts);
+	for (i = 0; i < s.ncontexts; i++) {
+		if (find_context(&s, s.contexts[i]->name) == s.contexts[i])
+			cfg->contexts[cfg->ncontexts++] = s.contexts[i]->name;
+	}
 
 	/* client_config.go getContextName, getContext */
 	ctx_name = opts->context != NULL && *opts->context != '\0' ?
