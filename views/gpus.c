@@ -4,8 +4,9 @@
  * From a snapshot, the GPUs and their geometry come from the planner's
  * inventory (planner/inventory.c), so the map, the planner and `why`
  * agree on what a GPU is and where a partition sits.  The parts are
- * then read from the devices themselves, found through one hash of the
- * snapshot's current devices by driver, node and name: dynamic MIG
+ * then read from the devices themselves, found by driver, node and name
+ * (the snapshot's index, whose pools NVIDIA names after nodes, else a
+ * hash of the current devices built on the first miss): dynamic MIG
  * parts are the inventory's running instances (the published but free
  * placements overlap and are not parts: free memory slices are the
  * gaps), static MIG parts are the MIG devices that exist, free or not,
@@ -41,11 +42,16 @@
 
 #define KEY_MAX	1024
 
-/* A current device, by driver, node and name. */
+/* A current device, by driver, node and name (the fallback index). */
 struct gdev {
 	char			*key;
 	const struct kube_device *d;
-	int			 seen;		/* a part of a GPU already */
+	UT_hash_handle		 hh;
+};
+
+/* A device that is a part of a GPU of the map already. */
+struct gseen {
+	const struct kube_device *d;
 	UT_hash_handle		 hh;
 };
 
@@ -62,9 +68,13 @@ struct build {
 	const struct kube_snapshot	*s;
 	const struct dra_filter		*f;
 	struct dra_gpu_map		*m;
-	struct dra_arena		 tmp;	/* hash keys */
-	struct gdev			*devs;
+	struct dra_arena		 tmp;	/* hash keys and entries */
+	struct gdev			*devs;	/* built on the first miss */
+	int				 indexed;
+	struct gseen			*seen;
 	struct ggrp			*grps;
+	const struct kube_device	**whole;	/* candidates */
+	size_t				 nwhole, capwhole;
 	struct dra_gpu			*gpus;	/* malloc'd, unsorted */
 	size_t				 ngpus, cap;
 };
@@ -85,9 +95,12 @@ static const char *dev_node(const struct kube_device *);
 static const char *dev_attr(const struct kube_device *, const char *);
 static const struct kube_claim *dev_holder(const struct kube_device *,
 		    int *);
+static int	 dev_current(const struct kube_device *);
+static void	 scan_devices(struct build *);
 static void	 index_devices(struct build *);
-static struct gdev *find_dev(struct build *, const char *, const char *,
-		    const char *);
+static const struct kube_device *find_dev(struct build *, const char *,
+		    const char *, const char *);
+static void	 mark_seen(struct build *, const struct kube_device *);
 static struct ggrp *find_grp(struct build *, const char *, const char *,
 		    const char *);
 static int	 static_start(const struct kube_device *);
@@ -208,17 +221,29 @@ dev_holder(const struct kube_device *d, int *n)
 }
 
 /*
- * Hash every device the inventory reads (newest generation, slices
- * the API server accepts, valid pools) by driver, node and name, and
- * the static MIG devices (no counters, type "mig") by their GPU.
+ * Whether the inventory reads d: its slice is of its pool's newest
+ * generation and one the API server accepts, in a valid pool.
+ */
+static int
+dev_current(const struct kube_device *d)
+{
+	return d->slice != NULL && !d->slice->stale &&
+	    d->slice->rejected == NULL &&
+	    (d->pool == NULL || d->pool->invalid == NULL);
+}
+
+/*
+ * One pass over the current devices that consume no counters (those
+ * that do belong to dynamic GPUs, found by name): static MIG devices
+ * (type "mig") grouped by their GPU, and the devices that may be whole
+ * GPUs.
  */
 static void
-index_devices(struct build *b)
+scan_devices(struct build *b)
 {
 	const struct kube_slice		*sl;
 	const struct kube_device	*d;
 	const char			*type, *p;
-	struct gdev			*e;
 	struct ggrp			*g;
 	char				 key[KEY_MAX], gname[KEY_MAX];
 	size_t				 i, j, len;
@@ -229,21 +254,22 @@ index_devices(struct build *b)
 			continue;
 		for (j = 0; j < sl->ndevices; j++) {
 			d = &sl->devices[j];
-			if (d->pool != NULL && d->pool->invalid != NULL)
+			if (d->nconsumes > 0 || !dev_current(d))
 				continue;
-			len = make_key(key, dev_driver(d), dev_node(d),
-			    d->name);
-			HASH_FIND(hh, b->devs, key, len, e);
-			if (e != NULL)
+			type = dev_attr(d, "type");
+			if (type == NULL || strcmp(type, "mig") != 0) {
+				if (!whole_candidate(d))
+					continue;
+				if (b->nwhole == b->capwhole) {
+					b->capwhole = b->capwhole ?
+					    b->capwhole * 2 : 64;
+					b->whole = xreallocarray(b->whole,
+					    b->capwhole, sizeof *b->whole);
+				}
+				b->whole[b->nwhole++] = d;
 				continue;
-			e = dra_arena_calloc(&b->tmp, 1, sizeof *e);
-			e->key = dra_arena_strndup(&b->tmp, key, len);
-			e->d = d;
-			HASH_ADD_KEYPTR(hh, b->devs, e->key, len, e);
-			if (d->nconsumes > 0 ||
-			    (type = dev_attr(d, "type")) == NULL ||
-			    strcmp(type, "mig") != 0 ||
-			    (p = strstr(d->name, "-mig-")) == NULL)
+			}
+			if ((p = strstr(d->name, "-mig-")) == NULL)
 				continue;
 			snprintf(gname, sizeof gname, "%.*s",
 			    (int)(p - d->name), d->name);
@@ -264,19 +290,86 @@ index_devices(struct build *b)
 	}
 }
 
-static struct gdev *
+/*
+ * Hash every current device by driver, node and name: the fallback of
+ * find_dev for devices whose pool is not named after their node.
+ */
+static void
+index_devices(struct build *b)
+{
+	const struct kube_slice		*sl;
+	const struct kube_device	*d;
+	struct gdev			*e;
+	char				 key[KEY_MAX];
+	size_t				 i, j, len;
+
+	b->indexed = 1;
+	for (i = 0; i < b->s->slices.n; i++) {
+		sl = b->s->slices.v[i];
+		if (sl->stale || sl->rejected != NULL)
+			continue;
+		for (j = 0; j < sl->ndevices; j++) {
+			d = &sl->devices[j];
+			if (!dev_current(d))
+				continue;
+			len = make_key(key, dev_driver(d), dev_node(d),
+			    d->name);
+			HASH_FIND(hh, b->devs, key, len, e);
+			if (e != NULL)
+				continue;
+			e = dra_arena_calloc(&b->tmp, 1, sizeof *e);
+			e->key = dra_arena_strndup(&b->tmp, key, len);
+			e->d = d;
+			HASH_ADD_KEYPTR(hh, b->devs, e->key, len, e);
+		}
+	}
+}
+
+/*
+ * The current device name of driver on node (the inventory's node:
+ * the node, else the pool), or NULL.  NVIDIA's driver names its pool
+ * after the node, so the snapshot's own index answers first (a miss in
+ * a pool of that node's name and on that node is final); other layouts
+ * go through index_devices.
+ */
+static const struct kube_device *
 find_dev(struct build *b, const char *driver, const char *node,
     const char *name)
 {
-	struct gdev	*e;
-	char		 key[KEY_MAX];
-	size_t		 len;
+	const struct kube_device	*d;
+	const struct kube_pool		*pool;
+	struct gdev			*e;
+	char				 key[KEY_MAX];
+	size_t				 len;
 
 	if (name == NULL)
 		return NULL;
+	d = kube_snapshot_device(b->s, driver, node, name);
+	if (d != NULL && dev_current(d) && strcmp(dev_node(d), node) == 0)
+		return d;
+	/* A miss in the node's own pool is an answer. */
+	pool = kube_snapshot_pool(b->s, driver, node);
+	if (d == NULL && pool != NULL && pool->node_name != NULL &&
+	    strcmp(pool->node_name, node) == 0)
+		return NULL;
+	if (!b->indexed)
+		index_devices(b);
 	len = make_key(key, driver, node, name);
 	HASH_FIND(hh, b->devs, key, len, e);
-	return e;
+	return e != NULL ? e->d : NULL;
+}
+
+static void
+mark_seen(struct build *b, const struct kube_device *d)
+{
+	struct gseen	*e;
+
+	HASH_FIND_PTR(b->seen, &d, e);
+	if (e != NULL)
+		return;
+	e = dra_arena_calloc(&b->tmp, 1, sizeof *e);
+	e->d = d;
+	HASH_ADD_PTR(b->seen, d, e);
 }
 
 static struct ggrp *
@@ -426,7 +519,7 @@ add_dynamic(struct build *b, const struct plan_inventory *inv,
 	const struct plan_profile	*pr;
 	const struct plan_placement	*pl;
 	struct dra_gpu_part		*p;
-	struct gdev			*e;
+	const struct kube_device	*d;
 	char				 name[KEY_MAX];
 	size_t				 i;
 	int				 size, end;
@@ -447,10 +540,10 @@ add_dynamic(struct build *b, const struct plan_inventory *inv,
 	    gp->nslices;
 	/* The pool: any device of the GPU. */
 	for (i = 0; i < geo->nplacements && gp->pool == NULL; i++) {
-		e = find_dev(b, gp->driver, g->node,
+		d = find_dev(b, gp->driver, g->node,
 		    plan_inventory_device(inv, g, (int)i, name, sizeof name));
-		if (e != NULL && e->d->slice != NULL)
-			gp->pool = mstr(b->m, e->d->slice->pool_name);
+		if (d != NULL)
+			gp->pool = mstr(b->m, d->slice->pool_name);
 	}
 	gp->parts = dra_arena_calloc(&b->m->arena, g->nrunning + 1,
 	    sizeof *gp->parts);
@@ -466,9 +559,9 @@ add_dynamic(struct build *b, const struct plan_inventory *inv,
 		    pr->memory : 1;
 		p->compute = pr->whole ? gp->compute_total : pr->compute > 0 ?
 		    pr->compute : p->size;
-		e = find_dev(b, gp->driver, g->node, p->device);
-		if (e != NULL)
-			part_from_dev(b, p, e->d);
+		d = find_dev(b, gp->driver, g->node, p->device);
+		if (d != NULL)
+			part_from_dev(b, p, d);
 		/* The inventory's claim is the one a hash lookup found. */
 		p->state = DRA_PART_ALLOCATED;
 		if (p->claim == NULL) {
@@ -498,7 +591,7 @@ add_static(struct build *b, const struct plan_geometry *geo,
 	const struct plan_profile	*pr;
 	struct dra_gpu_part		*p;
 	struct ggrp			*grp;
-	struct gdev			*whole;
+	const struct kube_device	*whole;
 	const char			*prof;
 	size_t				 i, n;
 	int				 pi, start, held;
@@ -507,9 +600,8 @@ add_static(struct build *b, const struct plan_geometry *geo,
 	    g->name) : NULL;
 	whole = find_dev(b, gp->driver, g->node, g->name);
 	if (whole != NULL) {
-		whole->seen = 1;
-		if (whole->d->slice != NULL)
-			gp->pool = mstr(b->m, whole->d->slice->pool_name);
+		mark_seen(b, whole);
+		gp->pool = mstr(b->m, whole->slice->pool_name);
 	}
 	n = grp != NULL ? grp->n : 0;
 	gp->parts = dra_arena_calloc(&b->m->arena, n + 2, sizeof *gp->parts);
@@ -524,13 +616,13 @@ add_static(struct build *b, const struct plan_geometry *geo,
 		    geo->compute_slices : gp->nslices;
 	}
 	if (whole != NULL && (g->mode == PLAN_MODE_WHOLE ||
-	    dev_holder(whole->d, &held) != NULL)) {
+	    dev_holder(whole, &held) != NULL)) {
 		p = &gp->parts[gp->nparts++];
-		p->device = mstr(b->m, whole->d->name);
+		p->device = mstr(b->m, whole->name);
 		p->start = 0;
 		p->size = gp->nslices;
 		p->compute = gp->compute_total;
-		part_from_dev(b, p, whole->d);
+		part_from_dev(b, p, whole);
 	}
 	for (i = 0; i < n; i++) {
 		d = grp->v[i];
@@ -603,42 +695,44 @@ whole_candidate(const struct kube_device *d)
 static void
 add_whole_devices(struct build *b)
 {
-	struct gdev	*e, *tmp;
-	struct dra_gpu	*gp;
-	const char	*model;
-	const struct kube_attr *pci;
+	const struct kube_device	*d;
+	const struct kube_attr		*pci;
+	struct gseen			*e;
+	struct dra_gpu			*gp;
+	const char			*model;
+	size_t				 i;
 
-	HASH_ITER(hh, b->devs, e, tmp) {
-		if (e->seen || !whole_candidate(e->d) ||
-		    !node_ok(b, dev_node(e->d)))
+	for (i = 0; i < b->nwhole; i++) {
+		d = b->whole[i];
+		HASH_FIND_PTR(b->seen, &d, e);
+		if (e != NULL || !node_ok(b, dev_node(d)))
 			continue;
-		e->seen = 1;
+		mark_seen(b, d);
 		gp = gpu_new(b);
-		gp->node = mstr(b->m, dev_node(e->d));
-		gp->name = mstr(b->m, e->d->name);
-		gp->driver = mstr(b->m, dev_driver(e->d));
-		gp->pool = mstr(b->m, e->d->slice != NULL &&
-		    e->d->slice->pool_name != NULL ? e->d->slice->pool_name :
-		    "");
-		model = dev_attr(e->d, "productName");
+		gp->node = mstr(b->m, dev_node(d));
+		gp->name = mstr(b->m, d->name);
+		gp->driver = mstr(b->m, dev_driver(d));
+		gp->pool = mstr(b->m, d->slice->pool_name != NULL ?
+		    d->slice->pool_name : "");
+		model = dev_attr(d, "productName");
 		if (model == NULL)
-			model = dev_attr(e->d, "model");
+			model = dev_attr(d, "model");
 		gp->model = mstr(b->m, model != NULL ? model : "");
-		pci = kube_device_attr(e->d, "resource.kubernetes.io",
+		pci = kube_device_attr(d, "resource.kubernetes.io",
 		    "pciBusID");
 		if (pci != NULL && pci->type == KUBE_ATTR_STRING)
 			gp->pci_bus_id = mstr(b->m, pci->s);
 		gp->mode = "whole";
 		gp->nslices = 1;
 		gp->compute_total = 1;
-		gp->tainted = (e->d->state & KUBE_DEV_TAINTED) != 0;
+		gp->tainted = (d->state & KUBE_DEV_TAINTED) != 0;
 		gp->parts = dra_arena_calloc(&b->m->arena, 1,
 		    sizeof *gp->parts);
 		gp->nparts = 1;
 		gp->parts[0].device = gp->name;
 		gp->parts[0].size = 1;
 		gp->parts[0].compute = 1;
-		part_from_dev(b, &gp->parts[0], e->d);
+		part_from_dev(b, &gp->parts[0], d);
 	}
 }
 
@@ -724,6 +818,8 @@ build_free(struct build *b)
 	struct ggrp	*g, *tg;
 
 	HASH_CLEAR(hh, b->devs);
+	HASH_CLEAR(hh, b->seen);
+	free(b->whole);
 	HASH_ITER(hh, b->grps, g, tg) {
 		HASH_DEL(b->grps, g);
 		free(g->v);
@@ -755,7 +851,7 @@ dra_gpu_map(const struct kube_snapshot *s, const struct dra_filter *f,
 		b.m->warnings[i] = mstr(b.m, warn.v[i]);
 	b.m->nwarnings = warn.n;
 	plan_warnings_free(&warn);
-	index_devices(&b);
+	scan_devices(&b);
 	for (i = 0; i < inv->ngpus; i++)
 		add_inventory_gpu(&b, inv, &inv->gpus[i]);
 	plan_inventory_free(inv);
