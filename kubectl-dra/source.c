@@ -7,6 +7,10 @@
  * A namespace-limited user cannot list everything: a 403 on one list
  * is not fatal; the command goes on with what it could read and one
  * "Warning:" line names the lists that were refused.
+ *
+ * The client built from the flags, the kinds and one kind's list with
+ * that fallback are shared with live.c (source-int.h), which lists and
+ * then watches for `ui`.
  */
 #include "dra.h"
 
@@ -21,6 +25,7 @@
 
 #ifdef DRA_HAVE_CLIENT
 #include "client.h"
+#include "source-int.h"
 #endif
 
 static void
@@ -114,22 +119,17 @@ client_warn(void *arg, const char *msg)
 	dra_warning("%s", msg);
 }
 
-static struct kube_client *
-get_client(struct dra_ctx *ctx, struct dra_err *err)
+struct kube_client *
+dra_client_new(struct dra_ctx *ctx, const char *context,
+    const struct kube_client_opts *hooks, struct dra_err *err)
 {
 	struct kube_client_opts	 co;
 	const struct dra_opts	*o = &ctx->opts;
 	long			 ms = 0;
 
-	if (client_tried) {
-		if (client == NULL && err != NULL)
-			*err = client_err;
-		return client;
-	}
-	client_tried = 1;
 	memset(&co, 0, sizeof co);
 	co.kubeconfig = o->kubeconfig;
-	co.context = o->context;
+	co.context = context != NULL ? context : o->context;
 	co.cluster = o->cluster;
 	co.user = o->user;
 	co.namespace = o->namespace;
@@ -147,21 +147,39 @@ get_client(struct dra_ctx *ctx, struct dra_err *err)
 	co.as_groups = o->as_groups;
 	co.n_as_groups = o->nas_groups;
 	if (o->request_timeout != NULL &&
-	    kube_parse_timeout(o->request_timeout, &ms, &client_err) !=
-	    KUBE_OK)
-		goto fail;
+	    kube_parse_timeout(o->request_timeout, &ms, err) != KUBE_OK)
+		return NULL;
 	co.request_timeout_ms = ms;
 	co.log = client_log;
-	co.log_level = o->verbosity;
 	co.warn = client_warn;
-	client = kube_client_new(&co, &client_err);
-	if (client == NULL)
-		goto fail;
-	return client;
-fail:
-	if (err != NULL)
+	if (hooks != NULL) {
+		co.log = hooks->log;
+		co.log_arg = hooks->log_arg;
+		co.warn = hooks->warn;
+		co.warn_arg = hooks->warn_arg;
+		co.sleep = hooks->sleep;
+		co.sleep_arg = hooks->sleep_arg;
+		co.cancel = hooks->cancel;
+		co.cancel_arg = hooks->cancel_arg;
+		co.stdin_mode = hooks->stdin_mode;
+	}
+	co.log_level = o->verbosity;
+	return kube_client_new(&co, err);
+}
+
+static struct kube_client *
+get_client(struct dra_ctx *ctx, struct dra_err *err)
+{
+	if (client_tried) {
+		if (client == NULL && err != NULL)
+			*err = client_err;
+		return client;
+	}
+	client_tried = 1;
+	client = dra_client_new(ctx, NULL, NULL, &client_err);
+	if (client == NULL && err != NULL)
 		*err = client_err;
-	return NULL;
+	return client;
 }
 
 struct list_arg {
@@ -179,15 +197,7 @@ list_item(void *arg, const cJSON *item, const char *list_api_version,
 	    err);
 }
 
-struct kind_path {
-	unsigned	 need;
-	int		 dra;		/* under /apis/resource.k8s.io/V */
-	int		 namespaced;
-	const char	*resource;
-	const char	*list_kind;
-};
-
-static const struct kind_path kind_paths[] = {
+const struct dra_api_kind dra_api_kinds[] = {
 	{ DRA_NEED_NAMESPACES, 0, 0, "namespaces", "NamespaceList" },
 	{ DRA_NEED_NODES, 0, 0, "nodes", "NodeList" },
 	{ DRA_NEED_CLASSES, 1, 0, "deviceclasses", "DeviceClassList" },
@@ -200,11 +210,8 @@ static const struct kind_path kind_paths[] = {
 	{ DRA_NEED_PODS, 0, 1, "pods", "PodList" },
 	{ DRA_NEED_QUOTAS, 0, 1, "resourcequotas", "ResourceQuotaList" },
 };
+const size_t dra_napi_kinds = sizeof dra_api_kinds / sizeof dra_api_kinds[0];
 
-/*
- * One pass over the lists.  Returns KUBE_OK, KUBE_E_GONE (a continue
- * token expired: the caller starts again) or another error in err.
- */
 #define PENDING_NS_MAX	16	/* beyond: list pods of every namespace */
 
 /*
@@ -246,6 +253,51 @@ refuse(struct dra_buf *refused, const char *fmt, const char *what,
 #pragma GCC diagnostic pop
 }
 
+void
+dra_kind_path(const struct dra_api_kind *k, const struct kube_dra_info *info,
+    const char *ns, char *path, size_t len)
+{
+	char	*qns;
+
+	qns = ns != NULL && k->namespaced ? kube_query_escape(ns) : NULL;
+	snprintf(path, len, "%s%s%s%s/%s", k->dra ? "/apis/" : "/api/v1",
+	    k->dra ? info->group_version : "",
+	    qns != NULL ? "/namespaces/" : "", qns != NULL ? qns : "",
+	    k->resource);
+	free(qns);
+}
+
+int
+dra_list_kind(struct kube_client *c, const struct kube_dra_info *info,
+    const struct dra_api_kind *k, const char *ns, const char *own_ns,
+    kube_list_item_fn item_cb, kube_list_reset_fn reset_cb, void *arg,
+    char *path, size_t len, char **rv, struct dra_buf *refused,
+    struct dra_err *err)
+{
+	int	rc;
+
+	dra_kind_path(k, info, ns, path, len);
+	rc = kube_client_list(c, path, NULL, item_cb, reset_cb, arg, rv, err);
+	if (rc == KUBE_E_FORBIDDEN && ns == NULL && k->namespaced) {
+		dra_kind_path(k, info, own_ns, path, len);
+		rc = kube_client_list(c, path, NULL, item_cb, reset_cb, arg,
+		    rv, err);
+		if (rc == KUBE_OK) {
+			refuse(refused, "%s outside namespace \"%s\"",
+			    k->resource, own_ns);
+			return KUBE_OK;
+		}
+	}
+	if (rc == KUBE_E_FORBIDDEN) {
+		if (k->namespaced)
+			refuse(refused, "%s in namespace \"%s\"",
+			    k->resource, ns != NULL ? ns : own_ns);
+		else
+			refuse(refused, "%s%s", k->resource, "");
+	}
+	return rc;
+}
+
 /*
  * One pass over the lists.  Returns KUBE_OK, KUBE_E_GONE (a continue
  * token expired: the caller starts again) or another error in err.
@@ -267,18 +319,18 @@ load_lists(struct kube_client *c, const struct kube_dra_info *info,
 	size_t		 i, j, npns;
 	int		 rc;
 
-	for (i = 0; i < sizeof kind_paths / sizeof kind_paths[0]; i++) {
-		const struct kind_path	*k = &kind_paths[i];
+	for (i = 0; i < dra_napi_kinds; i++) {
+		const struct dra_api_kind	*k = &dra_api_kinds[i];
 
 		if (!(needs & k->need))
 			continue;
-		/* Claims come before pods in kind_paths. */
+		la.s = s;
+		la.list_kind = k->list_kind;
+		/* Claims come before pods in dra_api_kinds. */
 		if (k->need == DRA_NEED_PODS &&
 		    (needs & DRA_NEED_PODS_PENDING) && !(*denied &
 		    DRA_NEED_CLAIMS) &&
 		    (npns = pending_namespaces(s, pns)) <= PENDING_NS_MAX) {
-			la.s = s;
-			la.list_kind = k->list_kind;
 			for (j = 0; j < npns; j++) {
 				if (ns != NULL && strcmp(ns, pns[j]) != 0)
 					continue;
@@ -302,43 +354,12 @@ load_lists(struct kube_client *c, const struct kube_dra_info *info,
 		if (k->need == DRA_NEED_TAINT_RULES &&
 		    !info->device_taint_rules)
 			continue;
-		if (k->need == DRA_NEED_PODS && (needs & DRA_NEED_PODS_OWN))
-			qns = kube_query_escape(own_ns);
-		else
-			qns = ns != NULL && k->namespaced ?
-			    kube_query_escape(ns) : NULL;
-		snprintf(path, sizeof path, "%s%s%s%s/%s",
-		    k->dra ? "/apis/" : "/api/v1",
-		    k->dra ? info->group_version : "",
-		    qns != NULL ? "/namespaces/" : "", qns != NULL ? qns : "",
-		    k->resource);
-		free(qns);
-		la.s = s;
-		la.list_kind = k->list_kind;
-		rc = kube_client_list(c, path, NULL, list_item, NULL, &la,
-		    NULL, err);
-		if (rc == KUBE_E_FORBIDDEN && ns == NULL && k->namespaced) {
-			qns = kube_query_escape(own_ns);
-			snprintf(path, sizeof path, "%s%s/namespaces/%s/%s",
-			    k->dra ? "/apis/" : "/api/v1",
-			    k->dra ? info->group_version : "", qns,
-			    k->resource);
-			free(qns);
-			rc = kube_client_list(c, path, NULL, list_item, NULL,
-			    &la, NULL, err);
-			if (rc == KUBE_OK) {
-				refuse(refused, "%s outside namespace \"%s\"",
-				    k->resource, own_ns);
-				continue;
-			}
-		}
+		rc = dra_list_kind(c, info, k, k->need == DRA_NEED_PODS &&
+		    (needs & DRA_NEED_PODS_OWN) ? own_ns : ns, own_ns,
+		    list_item, NULL, &la, path, sizeof path, NULL, refused,
+		    err);
 		if (rc == KUBE_E_FORBIDDEN) {
 			*denied |= k->need;
-			if (k->namespaced)
-				refuse(refused, "%s in namespace \"%s\"",
-				    k->resource, ns != NULL ? ns : own_ns);
-			else
-				refuse(refused, "%s%s", k->resource, "");
 			continue;
 		}
 		if (rc != KUBE_OK)

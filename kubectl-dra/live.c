@@ -1,0 +1,1087 @@
+/*
+ * live.c: the live data of `kubectl dra ui`, an informer per kind.
+ *
+ * client-go's shape (tools/cache/reflector.go ListAndWatch, store.go):
+ * each kind is listed once (the pager of kube_client_list), then
+ * watched from the list's resourceVersion with bookmarks; ADDED and
+ * MODIFIED replace an object in the kind's cache, DELETED removes it,
+ * every event and bookmark moves the resourceVersion on.  A watch the
+ * server closes is started again from there; 410 Gone or an error
+ * marks the data stale, waits (1 s, 2 s, 4 s ... 30 s) and lists the
+ * kind again, replacing its cache only when the new list is whole.
+ *
+ * The caches hold each object as compact JSON text in a uthash table
+ * keyed by "namespace/name": a fraction of a cJSON tree's memory.
+ * After a burst of changes (the first change plus DEBOUNCE_MS) the
+ * thread builds a finished struct kube_snapshot from every cache and
+ * publishes it under the mutex, writing a byte to a pipe the UI polls;
+ * the UI's poll takes the newest one and a superseded one is freed.
+ *
+ * Threads: dra_live_start lists in the caller's thread (an exec plugin
+ * may prompt), then detaches the client from the terminal and starts
+ * one thread that owns the client and the watch set from then on.  The
+ * UI's thread only touches the fields under mu: commands (refresh,
+ * namespace, context, stop), the published snapshot and status, the
+ * log ring.  Stopping sets a flag that the client's cancel and sleep
+ * hooks and the watch set's wake-up see, so stop returns at once.
+ */
+#include "live.h"
+
+#ifdef DRA_HAVE_CLIENT
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <uthash.h>
+
+#include "buf.h"
+#include "client.h"
+#include "snapshot.h"
+#include "source-int.h"
+#include "xmalloc.h"
+
+#define DEBOUNCE_MS	150	/* a burst of events, one snapshot */
+#define BACKOFF_MIN_MS	1000
+#define BACKOFF_MAX_MS	30000
+#define TICK_MS		1000	/* longest sleep of the thread */
+#define LOG_LINES	256	/* -v lines kept for after the UI */
+#define NKINDS		16
+
+/* One cached object. */
+struct obj {
+	UT_hash_handle	 hh;
+	char		*key;		/* "namespace/name" or "name" */
+	char		*json;		/* compact JSON text */
+};
+
+enum kind_state {
+	K_OFF,		/* not listed (not served, or not yet) */
+	K_WATCH,	/* listed; watching, or about to */
+	K_WAIT,		/* list again at retry_ms */
+	K_DENIED	/* 403: empty until a refresh */
+};
+
+struct kind {
+	struct dra_live			*l;
+	const struct dra_api_kind	*k;
+	struct obj			*objs;
+	struct obj			*fresh;		/* a list under way */
+	char				*api_version;	/* of its list */
+	char				*rv;
+	char				 path[512];	/* collection */
+	struct kube_watch		*w;
+	enum kind_state			 state;
+	long				 backoff_ms;
+	long long			 retry_ms;	/* monotonic */
+	char				 why[512];	/* why K_WAIT */
+	char				 refused[256];	/* 403 text */
+};
+
+struct dra_live {
+	struct dra_ctx		*ctx;
+
+	/* The thread's (the caller's before the thread starts). */
+	struct kube_client	*c;
+	struct kube_dra_info	 info;
+	struct kube_watch_set	*ws;
+	struct kind		 kinds[NKINDS];
+	size_t			 nkinds;
+	char			*ns;		/* NULL: every namespace */
+	char			*own_ns;
+	int			 dirty;
+	long long		 dirty_ms;
+	char			 bad_object[512];
+
+	pthread_t		 thread;
+	int			 started;
+	int			 pipe[2];
+
+	pthread_mutex_t		 mu;
+	pthread_cond_t		 cond;
+	/* under mu */
+	int			 stop;
+	int			 detached;	/* the UI owns the terminal */
+	int			 want_refresh;
+	int			 want_ns;
+	char			*want_ns_value;
+	char			*want_ctx;
+	char			 ctx_note[512];
+	char			 warning[256];
+	struct kube_snapshot	*pending;
+	struct tui_source_status st;
+	int			 notified;
+	char			*lines[LOG_LINES];
+	size_t			 nlines;	/* total ever logged */
+	/* the kubeconfig's contexts (fixed) and the current one */
+	char			**ctx_names;
+	size_t			  nctx;
+	char			 *ctx_current;
+	char			 *ctx_current_ui;	/* lent to the UI */
+};
+
+static long long now_ms(void);
+static void	 notify(struct dra_live *);
+static void	 on_log(void *, int, const char *);
+static void	 on_warn(void *, const char *);
+static void	 on_sleep(void *, long);
+static int	 on_cancel(void *);
+static void	 cache_clear(struct obj **);
+static int	 cache_put(struct obj **, const cJSON *);
+static void	 cache_del(struct obj **, const cJSON *);
+static int	 list_item(void *, const cJSON *, const char *,
+		    struct dra_err *);
+static void	 list_reset(void *);
+static int	 list_kind(struct dra_live *, struct kind *, struct dra_err *);
+static int	 watch_event(void *, enum kube_watch_type, const cJSON *,
+		    struct dra_err *);
+static void	 watch_end(void *, int, const char *, const struct dra_err *);
+static void	 watch_start(struct dra_live *, struct kind *);
+static void	 kind_wait(struct dra_live *, struct kind *, const char *);
+static void	 kinds_init(struct dra_live *);
+static struct kube_snapshot *build(struct dra_live *);
+static void	 publish(struct dra_live *, struct kube_snapshot *);
+static void	 status_update(struct dra_live *);
+static void	 where_update(struct dra_live *);
+static struct kube_client *client_make(struct dra_live *, const char *,
+		    struct dra_err *);
+static void	 switch_context(struct dra_live *, const char *);
+static void	*run(void *);
+static int	 src_poll(void *, struct kube_snapshot **,
+		    struct tui_source_status *, struct dra_err *);
+static int	 src_fd(void *);
+static void	 src_refresh(void *);
+static int	 src_set_namespace(void *, const char *, struct dra_err *);
+static int	 src_contexts(void *, const char ***, const char **,
+		    struct dra_err *);
+static int	 src_set_context(void *, const char *, struct dra_err *);
+
+static long long
+now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wake the UI: one byte in the pipe until it polls (under mu). */
+static void
+notify(struct dra_live *l)
+{
+	ssize_t	n;
+
+	if (l->notified)
+		return;
+	n = write(l->pipe[1], "x", 1);
+	if (n == 1)
+		l->notified = 1;
+}
+
+/*
+ * Client log lines: printed as other commands print them until the UI
+ * owns the terminal, then kept in a ring for dra_live_stop.  Lines
+ * never hold credentials (client.h).
+ */
+static void
+on_log(void *arg, int level, const char *line)
+{
+	struct dra_live	*l = arg;
+	size_t		 i;
+
+	(void)level;
+	pthread_mutex_lock(&l->mu);
+	if (!l->detached) {
+		pthread_mutex_unlock(&l->mu);
+		fprintf(stderr, "%s\n", line);
+		return;
+	}
+	i = l->nlines++ % LOG_LINES;
+	free(l->lines[i]);
+	l->lines[i] = xstrdup(line);
+	pthread_mutex_unlock(&l->mu);
+}
+
+static void
+on_warn(void *arg, const char *msg)
+{
+	struct dra_live	*l = arg;
+
+	pthread_mutex_lock(&l->mu);
+	if (!l->detached) {
+		pthread_mutex_unlock(&l->mu);
+		dra_warning("%s", msg);
+		return;
+	}
+	snprintf(l->warning, sizeof l->warning, "warning: %s", msg);
+	pthread_mutex_unlock(&l->mu);
+}
+
+/* Retry-After waits: cut short by stop. */
+static void
+on_sleep(void *arg, long ms)
+{
+	struct dra_live	*l = arg;
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&l->mu);
+	while (!l->stop) {
+		if (pthread_cond_timedwait(&l->cond, &l->mu, &ts) ==
+		    ETIMEDOUT)
+			break;
+	}
+	pthread_mutex_unlock(&l->mu);
+}
+
+static int
+on_cancel(void *arg)
+{
+	struct dra_live	*l = arg;
+	int		 stop;
+
+	pthread_mutex_lock(&l->mu);
+	stop = l->stop;
+	pthread_mutex_unlock(&l->mu);
+	return stop;
+}
+
+/*
+ * The cache.
+ */
+
+static void
+cache_clear(struct obj **h)
+{
+	struct obj	*o, *tmp;
+
+	HASH_ITER(hh, *h, o, tmp) {
+		HASH_DEL(*h, o);
+		free(o->key);
+		free(o->json);
+		free(o);
+	}
+}
+
+/* "namespace/name" of obj into buf; -1 when it has no name. */
+static int
+obj_key(const cJSON *obj, char *buf, size_t len)
+{
+	const cJSON	*meta, *ns, *name;
+
+	meta = cJSON_GetObjectItemCaseSensitive(obj, "metadata");
+	name = cJSON_GetObjectItemCaseSensitive(meta, "name");
+	ns = cJSON_GetObjectItemCaseSensitive(meta, "namespace");
+	if (!cJSON_IsString(name))
+		return -1;
+	if (cJSON_IsString(ns) && *ns->valuestring != '\0')
+		snprintf(buf, len, "%s/%s", ns->valuestring,
+		    name->valuestring);
+	else
+		snprintf(buf, len, "%s", name->valuestring);
+	return 0;
+}
+
+static int
+cache_put(struct obj **h, const cJSON *obj)
+{
+	struct obj	*o;
+	char		 key[512], *json;
+
+	if (obj_key(obj, key, sizeof key) != 0)
+		return -1;
+	json = cJSON_PrintUnformatted(obj);
+	if (json == NULL)
+		return -1;
+	HASH_FIND_STR(*h, key, o);
+	if (o == NULL) {
+		o = xcalloc(1, sizeof *o);
+		o->key = xstrdup(key);
+		HASH_ADD_KEYPTR(hh, *h, o->key, strlen(o->key), o);
+	} else
+		free(o->json);
+	o->json = json;
+	return 0;
+}
+
+static void
+cache_del(struct obj **h, const cJSON *obj)
+{
+	struct obj	*o;
+	char		 key[512];
+
+	if (obj_key(obj, key, sizeof key) != 0)
+		return;
+	HASH_FIND_STR(*h, key, o);
+	if (o == NULL)
+		return;
+	HASH_DEL(*h, o);
+	free(o->key);
+	free(o->json);
+	free(o);
+}
+
+/*
+ * Lists.
+ */
+
+static int
+list_item(void *arg, const cJSON *item, const char *list_api_version,
+    struct dra_err *err)
+{
+	struct kind	*kd = arg;
+
+	(void)err;
+	if (kd->api_version == NULL && list_api_version != NULL)
+		kd->api_version = xstrdup(list_api_version);
+	cache_put(&kd->fresh, item);
+	return KUBE_OK;
+}
+
+static void
+list_reset(void *arg)
+{
+	struct kind	*kd = arg;
+
+	cache_clear(&kd->fresh);
+}
+
+/*
+ * List kd into a fresh cache and swap it in.  Returns KUBE_OK,
+ * KUBE_E_FORBIDDEN (kd is then K_DENIED and empty) or an error.
+ */
+static int
+list_kind(struct dra_live *l, struct kind *kd, struct dra_err *err)
+{
+	struct dra_buf	 refused;
+	char		*rv = NULL, *old_av;
+	int		 rc;
+
+	if (kd->w != NULL) {
+		kube_watch_cancel(l->ws, kd->w);
+		kd->w = NULL;
+	}
+	dra_buf_init(&refused, DRA_BUF_MAX_SMALL);
+	old_av = kd->api_version;
+	kd->api_version = NULL;
+	rc = dra_list_kind(l->c, &l->info, kd->k, kd->k->namespaced ? l->ns :
+	    NULL, l->own_ns, list_item, list_reset, kd, kd->path,
+	    sizeof kd->path, &rv, &refused, err);
+	snprintf(kd->refused, sizeof kd->refused, "%s", dra_buf_str(&refused));
+	dra_buf_release(&refused);
+	if (rc != KUBE_OK) {
+		cache_clear(&kd->fresh);
+		free(kd->api_version);
+		kd->api_version = old_av;
+		if (rc == KUBE_E_FORBIDDEN) {
+			free(old_av);
+			kd->api_version = NULL;
+			cache_clear(&kd->objs);
+			free(kd->rv);
+			kd->rv = NULL;
+			kd->state = K_DENIED;
+			l->dirty = 1;
+		}
+		return rc;
+	}
+	free(old_av);
+	cache_clear(&kd->objs);
+	kd->objs = kd->fresh;
+	kd->fresh = NULL;
+	free(kd->rv);
+	kd->rv = rv;
+	kd->state = K_WATCH;
+	kd->why[0] = '\0';
+	if (!l->dirty)
+		l->dirty_ms = now_ms();
+	l->dirty = 1;
+	return KUBE_OK;
+}
+
+/*
+ * Watches.
+ */
+
+static int
+watch_event(void *arg, enum kube_watch_type type, const cJSON *obj,
+    struct dra_err *err)
+{
+	struct kind	*kd = arg;
+	struct dra_live	*l = kd->l;
+
+	(void)err;
+	kd->backoff_ms = 0;	/* the watch works */
+	if (type == KUBE_WATCH_BOOKMARK)
+		return KUBE_OK;
+	if (type == KUBE_WATCH_DELETED)
+		cache_del(&kd->objs, obj);
+	else
+		cache_put(&kd->objs, obj);
+	if (!l->dirty)
+		l->dirty_ms = now_ms();
+	l->dirty = 1;
+	return KUBE_OK;
+}
+
+static void
+watch_end(void *arg, int rc, const char *rv, const struct dra_err *err)
+{
+	struct kind	*kd = arg;
+	struct dra_live	*l = kd->l;
+	char		 why[512];
+
+	kd->w = NULL;
+	free(kd->rv);
+	kd->rv = xstrdup(rv);
+	if (rc == KUBE_OK) {
+		/* timeoutSeconds passed: go on from rv (reflector.go) */
+		kd->backoff_ms = 0;
+		watch_start(l, kd);
+		return;
+	}
+	snprintf(why, sizeof why, "watch %s: %.400s", kd->k->resource,
+	    rc == KUBE_E_GONE ? "the resource version is too old" :
+	    err->msg);
+	kind_wait(l, kd, why);
+}
+
+static void
+watch_start(struct dra_live *l, struct kind *kd)
+{
+	struct dra_err	err;
+	char		why[512];
+
+	dra_err_clear(&err);
+	kd->w = kube_watch_add(l->ws, kd->path, kd->rv, watch_event,
+	    watch_end, kd, &err);
+	if (kd->w == NULL) {
+		snprintf(why, sizeof why, "watch %s: %.400s",
+		    kd->k->resource, err.msg);
+		kind_wait(l, kd, why);
+	}
+}
+
+/* Mark kd stale: list it again after the next backoff step. */
+static void
+kind_wait(struct dra_live *l, struct kind *kd, const char *why)
+{
+	(void)l;
+	kd->backoff_ms = kd->backoff_ms == 0 ? BACKOFF_MIN_MS :
+	    kd->backoff_ms * 2;
+	if (kd->backoff_ms > BACKOFF_MAX_MS)
+		kd->backoff_ms = BACKOFF_MAX_MS;
+	kd->retry_ms = now_ms() + kd->backoff_ms;
+	kd->state = K_WAIT;
+	snprintf(kd->why, sizeof kd->why, "%s", why);
+}
+
+static void
+kinds_init(struct dra_live *l)
+{
+	size_t	i;
+
+	l->nkinds = dra_napi_kinds < NKINDS ? dra_napi_kinds : NKINDS;
+	for (i = 0; i < l->nkinds; i++) {
+		l->kinds[i].l = l;
+		l->kinds[i].k = &dra_api_kinds[i];
+		l->kinds[i].state = K_OFF;
+	}
+}
+
+/* Every kind listed now (the first list, a new context). */
+static int
+list_all(struct dra_live *l, struct dra_err *err)
+{
+	struct kind	*kd;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < l->nkinds; i++) {
+		kd = &l->kinds[i];
+		if (kd->k->need == DRA_NEED_TAINT_RULES &&
+		    !l->info.device_taint_rules) {
+			kd->state = K_OFF;
+			cache_clear(&kd->objs);
+			continue;
+		}
+		rc = list_kind(l, kd, err);
+		if (rc != KUBE_OK && rc != KUBE_E_FORBIDDEN)
+			return rc;
+	}
+	return KUBE_OK;
+}
+
+/*
+ * Snapshots.
+ */
+
+static struct kube_snapshot *
+build(struct dra_live *l)
+{
+	struct kube_snapshot	*s;
+	struct kind		*kd;
+	struct obj		*o, *tmp;
+	struct dra_err		 err;
+	cJSON			*root;
+	size_t			 i;
+
+	s = kube_snapshot_new();
+	s->source = kube_snapshot_intern(s, kube_client_server(l->c));
+	s->served_version = kube_snapshot_intern(s, l->info.group_version);
+	l->bad_object[0] = '\0';
+	for (i = 0; i < l->nkinds; i++) {
+		kd = &l->kinds[i];
+		if (kd->k->need == DRA_NEED_SLICES && kd->state == K_DENIED)
+			s->slices_unread = 1;
+		HASH_ITER(hh, kd->objs, o, tmp) {
+			root = cJSON_Parse(o->json);
+			if (root == NULL)
+				continue;
+			dra_err_clear(&err);
+			if (kube_snapshot_add(s, root, kd->api_version,
+			    kd->k->list_kind, &err) != KUBE_OK &&
+			    l->bad_object[0] == '\0')
+				snprintf(l->bad_object, sizeof l->bad_object,
+				    "%.500s", err.msg);
+			cJSON_Delete(root);
+		}
+	}
+	kube_snapshot_finish(s);
+	return s;
+}
+
+static void
+publish(struct dra_live *l, struct kube_snapshot *s)
+{
+	pthread_mutex_lock(&l->mu);
+	kube_snapshot_free(l->pending);
+	l->pending = s;
+	l->st.updated = (int64_t)time(NULL);
+	notify(l);
+	pthread_mutex_unlock(&l->mu);
+}
+
+/* The status from the kinds' states (the thread's view), under mu. */
+static void
+status_update(struct dra_live *l)
+{
+	struct tui_source_status	 st;
+	struct dra_buf			 refused;
+	struct kind			*kd;
+	const char			*why = NULL;
+	size_t				 i;
+
+	memset(&st, 0, sizeof st);
+	dra_buf_init(&refused, DRA_BUF_MAX_SMALL);
+	for (i = 0; i < l->nkinds; i++) {
+		kd = &l->kinds[i];
+		if (kd->state == K_WAIT) {
+			st.stale = 1;
+			if (why == NULL)
+				why = kd->why;
+		}
+		if (kd->refused[0] != '\0') {
+			if (refused.len > 0)
+				dra_buf_adds(&refused, ", ");
+			dra_buf_adds(&refused, kd->refused);
+		}
+	}
+	pthread_mutex_lock(&l->mu);
+	if (why != NULL)
+		snprintf(st.note, sizeof st.note, "%s; reconnecting", why);
+	else if (l->ctx_note[0] != '\0')
+		snprintf(st.note, sizeof st.note, "%s", l->ctx_note);
+	else if (refused.len > 0)
+		snprintf(st.note, sizeof st.note, "cannot list %s "
+		    "(forbidden); showing what could be read",
+		    dra_buf_str(&refused));
+	else if (l->bad_object[0] != '\0')
+		snprintf(st.note, sizeof st.note, "%s", l->bad_object);
+	else if (l->warning[0] != '\0')
+		snprintf(st.note, sizeof st.note, "%s", l->warning);
+	st.live = 1;
+	st.updated = l->st.updated;
+	memcpy(st.where, l->st.where, sizeof st.where);
+	if (st.stale != l->st.stale || strcmp(st.note, l->st.note) != 0)
+		notify(l);
+	l->st = st;
+	pthread_mutex_unlock(&l->mu);
+	dra_buf_release(&refused);
+}
+
+/* "context NAME (SERVER)" of the current client, under mu. */
+static void
+where_update(struct dra_live *l)
+{
+	const char	*ctx = kube_client_context(l->c);
+
+	pthread_mutex_lock(&l->mu);
+	if (*ctx != '\0')
+		snprintf(l->st.where, sizeof l->st.where, "context %s (%s)",
+		    ctx, kube_client_server(l->c));
+	else
+		snprintf(l->st.where, sizeof l->st.where, "%s",
+		    kube_client_server(l->c));
+	free(l->ctx_current);
+	l->ctx_current = xstrdup(ctx);
+	pthread_mutex_unlock(&l->mu);
+}
+
+static struct kube_client *
+client_make(struct dra_live *l, const char *context, struct dra_err *err)
+{
+	struct kube_client_opts	hooks;
+
+	memset(&hooks, 0, sizeof hooks);
+	hooks.log = on_log;
+	hooks.log_arg = l;
+	hooks.warn = on_warn;
+	hooks.warn_arg = l;
+	hooks.sleep = on_sleep;
+	hooks.sleep_arg = l;
+	hooks.cancel = on_cancel;
+	hooks.cancel_arg = l;
+	return dra_client_new(l->ctx, context, &hooks, err);
+}
+
+/* In the thread: a new client for context, or a note saying why not. */
+static void
+switch_context(struct dra_live *l, const char *context)
+{
+	struct kube_client	*c;
+	struct kube_dra_info	 info;
+	struct dra_err		 err;
+	size_t			 i;
+
+	dra_err_clear(&err);
+	c = client_make(l, context, &err);
+	if (c != NULL) {
+		kube_client_detach_terminal(c);
+		if (kube_discover_dra(c, l->ctx->opts.dra_api_version, &info,
+		    &err) != KUBE_OK) {
+			kube_client_free(c);
+			c = NULL;
+		}
+	}
+	if (c == NULL) {
+		pthread_mutex_lock(&l->mu);
+		snprintf(l->ctx_note, sizeof l->ctx_note, "cannot switch to "
+		    "context \"%.64s\": %.400s", context, err.msg);
+		pthread_mutex_unlock(&l->mu);
+		return;
+	}
+	pthread_mutex_lock(&l->mu);
+	l->ctx_note[0] = '\0';
+	l->warning[0] = '\0';
+	kube_watch_set_free(l->ws);
+	l->ws = kube_watch_set_new(c);
+	pthread_mutex_unlock(&l->mu);
+	for (i = 0; i < l->nkinds; i++) {
+		l->kinds[i].w = NULL;	/* freed with the set */
+		cache_clear(&l->kinds[i].objs);
+		free(l->kinds[i].rv);
+		l->kinds[i].rv = NULL;
+		l->kinds[i].refused[0] = '\0';
+		l->kinds[i].state = K_WAIT;
+		l->kinds[i].retry_ms = 0;
+		l->kinds[i].backoff_ms = 0;
+		l->kinds[i].why[0] = '\0';
+	}
+	kube_client_free(l->c);
+	l->c = c;
+	l->info = info;
+	free(l->own_ns);
+	l->own_ns = xstrdup(l->ctx->opts.namespace != NULL ?
+	    l->ctx->opts.namespace : kube_client_namespace(c));
+	where_update(l);
+	l->dirty = 1;
+	l->dirty_ms = now_ms();
+}
+
+static void *
+run(void *arg)
+{
+	struct dra_live	*l = arg;
+	struct kind	*kd;
+	struct dra_err	 err;
+	char		*ns = NULL, *ctx = NULL, why[512];
+	long long	 now, next;
+	size_t		 i;
+	int		 refresh, set_ns, rc;
+
+	for (i = 0; i < l->nkinds; i++) {
+		if (l->kinds[i].state == K_WATCH)
+			watch_start(l, &l->kinds[i]);
+	}
+	status_update(l);
+	for (;;) {
+		pthread_mutex_lock(&l->mu);
+		if (l->stop) {
+			pthread_mutex_unlock(&l->mu);
+			break;
+		}
+		refresh = l->want_refresh;
+		l->want_refresh = 0;
+		set_ns = l->want_ns;
+		l->want_ns = 0;
+		ns = l->want_ns_value;
+		l->want_ns_value = NULL;
+		ctx = l->want_ctx;
+		l->want_ctx = NULL;
+		pthread_mutex_unlock(&l->mu);
+
+		if (ctx != NULL) {
+			switch_context(l, ctx);
+			free(ctx);
+		}
+		if (set_ns) {
+			free(l->ns);
+			l->ns = ns;
+			ns = NULL;
+			for (i = 0; i < l->nkinds; i++) {
+				kd = &l->kinds[i];
+				if (!kd->k->namespaced)
+					continue;
+				if (kd->w != NULL)
+					kube_watch_cancel(l->ws, kd->w);
+				kd->w = NULL;
+				cache_clear(&kd->objs);
+				kd->refused[0] = '\0';
+				kd->state = K_WAIT;
+				kd->retry_ms = 0;
+				kd->backoff_ms = 0;
+				kd->why[0] = '\0';
+			}
+			l->dirty = 1;
+			l->dirty_ms = now_ms();
+		}
+		free(ns);
+		ns = NULL;
+		if (refresh) {
+			for (i = 0; i < l->nkinds; i++) {
+				kd = &l->kinds[i];
+				if (kd->state == K_OFF)
+					continue;
+				kd->state = K_WAIT;
+				kd->retry_ms = 0;
+				kd->backoff_ms = 0;
+			}
+		}
+
+		/* lists due */
+		for (i = 0; i < l->nkinds && !on_cancel(l); i++) {
+			kd = &l->kinds[i];
+			if (kd->state != K_WAIT || kd->retry_ms > now_ms())
+				continue;
+			if (kd->k->need == DRA_NEED_TAINT_RULES &&
+			    !l->info.device_taint_rules) {
+				kd->state = K_OFF;
+				continue;
+			}
+			dra_err_clear(&err);
+			rc = list_kind(l, kd, &err);
+			if (rc == KUBE_OK)
+				watch_start(l, kd);
+			else if (rc != KUBE_E_FORBIDDEN) {
+				snprintf(why, sizeof why, "list %s: %.400s",
+				    kd->k->resource, err.msg);
+				kind_wait(l, kd, why);
+			}
+		}
+
+		now = now_ms();
+		if (l->dirty && now - l->dirty_ms >= DEBOUNCE_MS) {
+			l->dirty = 0;
+			publish(l, build(l));
+			now = now_ms();
+		}
+		status_update(l);
+
+		next = now + TICK_MS;
+		if (l->dirty && l->dirty_ms + DEBOUNCE_MS < next)
+			next = l->dirty_ms + DEBOUNCE_MS;
+		for (i = 0; i < l->nkinds; i++) {
+			kd = &l->kinds[i];
+			if (kd->state == K_WAIT && kd->retry_ms < next)
+				next = kd->retry_ms;
+		}
+		if (on_cancel(l))
+			break;
+		dra_err_clear(&err);
+		kube_watch_poll(l->ws, next > now ? (long)(next - now) : 0,
+		    &err);
+	}
+	return NULL;
+}
+
+/*
+ * The source.
+ */
+
+static int
+src_poll(void *arg, struct kube_snapshot **out, struct tui_source_status *st,
+    struct dra_err *err)
+{
+	struct dra_live	*l = arg;
+	char		 c[64];
+
+	(void)err;
+	pthread_mutex_lock(&l->mu);
+	while (read(l->pipe[0], c, sizeof c) > 0)
+		;
+	l->notified = 0;
+	*out = l->pending;
+	l->pending = NULL;
+	*st = l->st;
+	pthread_mutex_unlock(&l->mu);
+	return KUBE_OK;
+}
+
+static int
+src_fd(void *arg)
+{
+	struct dra_live	*l = arg;
+
+	return l->pipe[0];
+}
+
+static void
+src_refresh(void *arg)
+{
+	struct dra_live	*l = arg;
+
+	pthread_mutex_lock(&l->mu);
+	l->want_refresh = 1;
+	if (l->ws != NULL)
+		kube_watch_wakeup(l->ws);
+	pthread_mutex_unlock(&l->mu);
+}
+
+static int
+src_set_namespace(void *arg, const char *ns, struct dra_err *err)
+{
+	struct dra_live	*l = arg;
+
+	(void)err;
+	pthread_mutex_lock(&l->mu);
+	l->want_ns = 1;
+	free(l->want_ns_value);
+	l->want_ns_value = ns != NULL && *ns != '\0' ? xstrdup(ns) : NULL;
+	if (l->ws != NULL)
+		kube_watch_wakeup(l->ws);
+	pthread_mutex_unlock(&l->mu);
+	return KUBE_OK;
+}
+
+static int
+src_contexts(void *arg, const char ***names, const char **current,
+    struct dra_err *err)
+{
+	struct dra_live	 *l = arg;
+	const char	**v;
+	size_t		  i;
+
+	(void)err;
+	v = xcalloc(l->nctx + 1, sizeof *v);
+	for (i = 0; i < l->nctx; i++)
+		v[i] = l->ctx_names[i];
+	*names = v;
+	pthread_mutex_lock(&l->mu);
+	free(l->ctx_current_ui);
+	l->ctx_current_ui = xstrdup(l->ctx_current != NULL ?
+	    l->ctx_current : "");
+	*current = l->ctx_current_ui;
+	pthread_mutex_unlock(&l->mu);
+	return KUBE_OK;
+}
+
+static int
+src_set_context(void *arg, const char *name, struct dra_err *err)
+{
+	struct dra_live	*l = arg;
+	size_t		 i;
+
+	for (i = 0; i < l->nctx; i++)
+		if (strcmp(l->ctx_names[i], name) == 0)
+			break;
+	if (i == l->nctx)
+		return dra_err_set(err, KUBE_E_CONFIG, "context \"%s\" does "
+		    "not exist in the kubeconfig", name);
+	pthread_mutex_lock(&l->mu);
+	free(l->want_ctx);
+	l->want_ctx = xstrdup(name);
+	if (l->ws != NULL)
+		kube_watch_wakeup(l->ws);
+	pthread_mutex_unlock(&l->mu);
+	return KUBE_OK;
+}
+
+void
+dra_live_source(struct dra_live *l, struct tui_source *src)
+{
+	memset(src, 0, sizeof *src);
+	src->arg = l;
+	src->poll = src_poll;
+	src->fd = src_fd;
+	src->refresh = src_refresh;
+	src->set_namespace = src_set_namespace;
+	src->contexts = src_contexts;
+	src->set_context = src_set_context;
+}
+
+struct dra_live *
+dra_live_start(struct dra_ctx *ctx, const char *ns, struct dra_err *err)
+{
+	struct dra_live		 *l;
+	const char *const	 *names;
+	size_t			  i, n;
+	int			  flags;
+
+	l = xcalloc(1, sizeof *l);
+	l->ctx = ctx;
+	l->pipe[0] = l->pipe[1] = -1;
+	pthread_mutex_init(&l->mu, NULL);
+	pthread_cond_init(&l->cond, NULL);
+	kinds_init(l);
+	l->ns = ns != NULL ? xstrdup(ns) : NULL;
+	if (pipe(l->pipe) == -1) {
+		dra_err_set(err, KUBE_E_IO, "pipe: %s", strerror(errno));
+		goto fail;
+	}
+	for (i = 0; i < 2; i++) {
+		flags = fcntl(l->pipe[i], F_GETFL);
+		fcntl(l->pipe[i], F_SETFL, flags | O_NONBLOCK);
+		fcntl(l->pipe[i], F_SETFD, FD_CLOEXEC);
+	}
+
+	l->c = client_make(l, NULL, err);
+	if (l->c == NULL)
+		goto fail;
+	if (kube_client_insecure(l->c))
+		dra_warning("TLS verification is off: the server's identity "
+		    "is not checked");
+	if (kube_discover_dra(l->c, ctx->opts.dra_api_version, &l->info,
+	    err) != KUBE_OK)
+		goto fail;
+	l->own_ns = xstrdup(ctx->opts.namespace != NULL ?
+	    ctx->opts.namespace : kube_client_namespace(l->c));
+	names = kube_client_contexts(l->c, &n);
+	l->ctx_names = xcalloc(n + 1, sizeof *l->ctx_names);
+	for (i = 0; i < n; i++)
+		l->ctx_names[i] = xstrdup(names[i]);
+	l->nctx = n;
+	where_update(l);
+
+	/* the first list, while the terminal is still the user's */
+	if (list_all(l, err) != KUBE_OK)
+		goto fail;
+	l->ws = kube_watch_set_new(l->c);
+	l->dirty = 0;
+	publish(l, build(l));
+	status_update(l);
+
+	kube_client_detach_terminal(l->c);
+	pthread_mutex_lock(&l->mu);
+	l->detached = 1;
+	pthread_mutex_unlock(&l->mu);
+	if (pthread_create(&l->thread, NULL, run, l) != 0) {
+		dra_err_set(err, KUBE_E_IO, "cannot start the watch thread");
+		goto fail;
+	}
+	l->started = 1;
+	return l;
+fail:
+	dra_live_stop(l);
+	return NULL;
+}
+
+void
+dra_live_stop(struct dra_live *l)
+{
+	size_t	i, first;
+
+	if (l == NULL)
+		return;
+	pthread_mutex_lock(&l->mu);
+	l->stop = 1;
+	if (l->ws != NULL)
+		kube_watch_wakeup(l->ws);
+	pthread_cond_broadcast(&l->cond);
+	pthread_mutex_unlock(&l->mu);
+	if (l->started)
+		pthread_join(l->thread, NULL);
+
+	/* the -v lines the UI kept off the screen */
+	first = l->nlines > LOG_LINES ? l->nlines - LOG_LINES : 0;
+	if (first > 0)
+		fprintf(stderr, "(%zu earlier log lines dropped)\n", first);
+	for (i = first; i < l->nlines; i++)
+		fprintf(stderr, "%s\n", l->lines[i % LOG_LINES]);
+	for (i = 0; i < LOG_LINES; i++)
+		free(l->lines[i]);
+
+	kube_watch_set_free(l->ws);
+	for (i = 0; i < l->nkinds; i++) {
+		cache_clear(&l->kinds[i].objs);
+		cache_clear(&l->kinds[i].fresh);
+		free(l->kinds[i].api_version);
+		free(l->kinds[i].rv);
+	}
+	kube_client_free(l->c);
+	kube_snapshot_free(l->pending);
+	for (i = 0; i < l->nctx; i++)
+		free(l->ctx_names[i]);
+	free(l->ctx_names);
+	free(l->ctx_current);
+	free(l->ctx_current_ui);
+	free(l->ns);
+	free(l->own_ns);
+	free(l->want_ns_value);
+	free(l->want_ctx);
+	if (l->pipe[0] != -1)
+		close(l->pipe[0]);
+	if (l->pipe[1] != -1)
+		close(l->pipe[1]);
+	pthread_cond_destroy(&l->cond);
+	pthread_mutex_destroy(&l->mu);
+	free(l);
+}
+
+#else /* !DRA_HAVE_CLIENT */
+
+struct dra_live *
+dra_live_start(struct dra_ctx *ctx, const char *ns, struct dra_err *err)
+{
+	(void)ctx;
+	(void)ns;
+	dra_err_set(err, KUBE_E_CONFIG, "this build has no cluster client: "
+	    "read objects from a file with --from FILE");
+	return NULL;
+}
+
+void
+dra_live_source(struct dra_live *l, struct tui_source *src)
+{
+	(void)l;
+	(void)src;
+}
+
+void
+dra_live_stop(struct dra_live *l)
+{
+	(void)l;
+}
+
+#endif /* DRA_HAVE_CLIENT */
