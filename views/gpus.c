@@ -509,7 +509,10 @@ part_from_dev(struct build *b, struct dra_gpu_part *p,
 /*
  * A dynamic GPU (partitionable devices): its running instances.  A
  * geometry without memory-slice counters gets one slice per placement
- * position (start + size, size at least 1).
+ * position (start + size, size at least 1).  Compute slices: the
+ * geometry's (the largest "<N>g." profile), or the capacity of a
+ * counter whose name says "compute" when larger, else the memory
+ * slices.
  */
 static void
 add_dynamic(struct build *b, const struct plan_inventory *inv,
@@ -538,6 +541,15 @@ add_dynamic(struct build *b, const struct plan_inventory *inv,
 		gp->nslices = 1;
 	gp->compute_total = geo->compute_slices > 0 ? geo->compute_slices :
 	    gp->nslices;
+	/*
+	 * A counter of compute slices says more than the largest profile
+	 * name (a GPU offering 4g, 2g and 1g has 7 all the same).
+	 */
+	for (i = 0; i < geo->ncounters; i++)
+		if (strstr(geo->counters[i], "compute") != NULL &&
+		    geo->capacity[i] > gp->compute_total &&
+		    geo->capacity[i] <= 1000)
+			gp->compute_total = (int)geo->capacity[i];
 	/* The pool: any device of the GPU. */
 	for (i = 0; i < geo->nplacements && gp->pool == NULL; i++) {
 		d = find_dev(b, gp->driver, g->node,
@@ -771,7 +783,8 @@ finish_map(struct build *b)
 	size_t			 i, j, nnodes = 0;
 	double			 sum = 0;
 
-	qsort(b->gpus, b->ngpus, sizeof *b->gpus, cmp_gpu);
+	if (b->ngpus > 1)
+		qsort(b->gpus, b->ngpus, sizeof *b->gpus, cmp_gpu);
 	for (i = 0; i < b->ngpus; i++)
 		if (i == 0 || strcmp(b->gpus[i].node, b->gpus[i - 1].node) != 0)
 			nnodes++;

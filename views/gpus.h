@@ -104,9 +104,11 @@ struct dra_gpu {
 						   1 when not partitioned:
 						   mode "whole") */
 	int			 compute_total;	/* compute slices (7 on an H100,
-						   1 when whole; the memory
-						   slices when no profile name
-						   says) */
+						   1 when whole): the largest
+						   "<N>g." profile, or a
+						   counter named *compute*
+						   when larger; else the
+						   memory slices */
 	int			 compute_used;	/* held by ALLOCATED and
 						   PLANNED parts (a shared part
 						   counts once) */
