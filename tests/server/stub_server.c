@@ -4,7 +4,10 @@
  * One thread polls the listening socket, every open connection and a
  * wake-up pipe.  Bytes read are kept per connection until a request
  * (headers plus Content-Length body) is complete; then the request is
- * recorded and the next queued reply written.
+ * recorded and the next queued reply written.  A streamed reply's
+ * headers are written the same way; its chunks are then written by the
+ * test's thread, under the mutex that also guards the connection
+ * table's changes.
  */
 #define _GNU_SOURCE
 #include "stub_server.h"
@@ -24,19 +27,28 @@
 
 #define MAX_CONNS	32
 
+struct stub_stream {
+	struct stub_server	*s;
+	int			 fd;		/* -1 until ready or after */
+	int			 ready;
+	int			 gone;		/* the connection closed */
+};
+
 struct reply {
-	struct reply	*next;
-	char		*data;
-	size_t		 len;
-	int		 close_after;
+	struct reply		*next;
+	char			*data;
+	size_t			 len;
+	int			 close_after;
+	struct stub_stream	*stream;
 };
 
 struct conn {
-	int	 fd;
-	int	 num;
-	char	*buf;
-	size_t	 len;
-	size_t	 cap;
+	int			 fd;
+	int			 num;
+	char			*buf;
+	size_t			 len;
+	size_t			 cap;
+	struct stub_stream	*stream;	/* a reply being streamed */
 };
 
 struct stub_server {
@@ -46,6 +58,7 @@ struct stub_server {
 	char			 url[64];
 	pthread_t		 thread;
 	pthread_mutex_t		 mu;
+	pthread_cond_t		 cond;		/* a stream got ready */
 	struct reply		*head;
 	struct reply		*tail;
 	size_t			 npending;
@@ -108,6 +121,7 @@ stub_start(void)
 	if (pipe(s->wake) == -1)
 		die("pipe");
 	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cond, NULL);
 	if (pthread_create(&s->thread, NULL, serve, s) != 0)
 		die("pthread_create");
 	return s;
@@ -140,6 +154,7 @@ free_replies(struct stub_server *s)
 	for (r = s->head; r != NULL; r = next) {
 		next = r->next;
 		free(r->data);
+		free(r->stream);
 		free(r);
 	}
 	s->head = s->tail = NULL;
@@ -165,6 +180,7 @@ stub_stop(struct stub_server *s)
 	close(s->wake[1]);
 	free_requests(s);
 	free_replies(s);
+	pthread_cond_destroy(&s->cond);
 	pthread_mutex_destroy(&s->mu);
 	free(s);
 }
@@ -247,6 +263,105 @@ stub_reply_json(struct stub_server *s, int status, const char *json)
 	    strlen(json));
 }
 
+struct stub_stream *
+stub_reply_stream(struct stub_server *s, int status, const char *headers)
+{
+	struct stub_stream	*st;
+	struct reply		*r;
+	char			*raw;
+	size_t			 hl;
+
+	st = xalloc(sizeof *st);
+	st->s = s;
+	st->fd = -1;
+	hl = headers != NULL ? strlen(headers) : 0;
+	raw = xalloc(hl + 256);
+	snprintf(raw, hl + 256, "HTTP/1.1 %d %s\r\n%sTransfer-Encoding: "
+	    "chunked\r\n\r\n", status, reason_of(status),
+	    headers != NULL ? headers : "");
+	r = xalloc(sizeof *r);
+	r->data = raw;
+	r->len = strlen(raw);
+	r->stream = st;
+	pthread_mutex_lock(&s->mu);
+	if (s->tail != NULL)
+		s->tail->next = r;
+	else
+		s->head = r;
+	s->tail = r;
+	s->npending++;
+	pthread_mutex_unlock(&s->mu);
+	return st;
+}
+
+int
+stub_stream_ready(struct stub_stream *st)
+{
+	int	ready;
+
+	pthread_mutex_lock(&st->s->mu);
+	ready = st->ready;
+	pthread_mutex_unlock(&st->s->mu);
+	return ready;
+}
+
+/* Under mu: wait for the request, then write all of p (if still open). */
+static void
+stream_write(struct stub_stream *st, const char *p, size_t len)
+{
+	ssize_t	n;
+
+	while (!st->ready)
+		pthread_cond_wait(&st->s->cond, &st->s->mu);
+	while (len > 0 && st->fd != -1) {
+		n = send(st->fd, p, len, MSG_NOSIGNAL);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+void
+stub_stream_send(struct stub_stream *st, const void *data, size_t len)
+{
+	char	head[32];
+
+	if (len == 0)
+		return;		/* a zero chunk would end the body */
+	snprintf(head, sizeof head, "%zx\r\n", len);
+	pthread_mutex_lock(&st->s->mu);
+	stream_write(st, head, strlen(head));
+	stream_write(st, data, len);
+	stream_write(st, "\r\n", 2);
+	pthread_mutex_unlock(&st->s->mu);
+}
+
+void
+stub_stream_end(struct stub_stream *st, int clean)
+{
+	struct stub_server	*s = st->s;
+	int			 i;
+
+	pthread_mutex_lock(&s->mu);
+	if (clean)
+		stream_write(st, "0\r\n\r\n", 5);
+	else {
+		while (!st->ready)
+			pthread_cond_wait(&s->cond, &s->mu);
+		if (st->fd != -1)
+			shutdown(st->fd, SHUT_RDWR);
+	}
+	/* the connection forgets the stream; the server thread closes it */
+	for (i = 0; i < s->nconns; i++)
+		if (s->conns[i].stream == st)
+			s->conns[i].stream = NULL;
+	pthread_mutex_unlock(&s->mu);
+	free(st);
+}
+
 size_t
 stub_pending(struct stub_server *s)
 {
@@ -315,9 +430,17 @@ stub_clear(struct stub_server *s)
 static void
 drop_conn(struct stub_server *s, int i)
 {
+	/* under mu: stub_stream_end looks at the streams of conns */
+	pthread_mutex_lock(&s->mu);
+	if (s->conns[i].stream != NULL) {
+		s->conns[i].stream->fd = -1;
+		s->conns[i].stream->gone = 1;
+		s->conns[i].stream = NULL;
+	}
 	close(s->conns[i].fd);
 	free(s->conns[i].buf);
 	s->conns[i] = s->conns[--s->nconns];
+	pthread_mutex_unlock(&s->mu);
 }
 
 static int
@@ -434,6 +557,14 @@ try_request(struct stub_server *s, struct conn *c)
 	}
 	if (write_all(c->fd, rep->data, rep->len) == -1)
 		rc = -1;
+	if (rep->stream != NULL) {
+		pthread_mutex_lock(&s->mu);
+		rep->stream->fd = c->fd;
+		rep->stream->ready = 1;
+		c->stream = rep->stream;
+		pthread_cond_broadcast(&s->cond);
+		pthread_mutex_unlock(&s->mu);
+	}
 	close_after = rep->close_after;
 	free(rep->data);
 	free(rep);
@@ -491,10 +622,12 @@ serve(void *arg)
 		if (pfd[1].revents & POLLIN) {
 			fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC);
 			if (fd != -1) {
+				pthread_mutex_lock(&s->mu);
 				c = &s->conns[s->nconns++];
 				memset(c, 0, sizeof *c);
 				c->fd = fd;
 				c->num = ++s->conn_seq;
+				pthread_mutex_unlock(&s->mu);
 			}
 		}
 	}

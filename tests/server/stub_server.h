@@ -10,7 +10,9 @@
  * otherwise, and several may be open at once, as libcurl expects.
  * Used for what a real API server cannot be made to do on demand: 429
  * with Retry-After, 503, malformed bodies, 410 Expired in the middle of
- * a list, Status bodies, Warning headers.
+ * a list, Status bodies, Warning headers, and watch streams the test
+ * writes chunk by chunk (events split across chunks, an ERROR event, a
+ * stream cut in the middle).
  *
  * Test code: on any system error the functions abort() (via assert-like
  * checks) rather than report.
@@ -67,6 +69,33 @@ void	stub_reply_json(struct stub_server *s, int status, const char *json);
  */
 void	stub_reply_raw(struct stub_server *s, const void *raw, size_t len,
 	    int close_after);
+
+/*
+ * A streamed reply (a watch): queued like stub_reply, answered with
+ * the status line, headers and "Transfer-Encoding: chunked" when its
+ * request arrives; the body is then written by the test.
+ */
+struct stub_stream;
+
+struct stub_stream *stub_reply_stream(struct stub_server *s, int status,
+	    const char *headers);
+
+/* Non-zero once the stream's request has arrived and headers are out. */
+int	stub_stream_ready(struct stub_stream *st);
+
+/*
+ * Write len bytes of data as one HTTP chunk (waits until the stream is
+ * ready; nothing happens when the client has closed the connection).
+ */
+void	stub_stream_send(struct stub_stream *st, const void *data,
+	    size_t len);
+
+/*
+ * End the stream and free st: clean, with the last chunk (the
+ * connection stays open for the next request), or cut: the connection
+ * is shut down without it, as a server that dies mid-stream.
+ */
+void	stub_stream_end(struct stub_stream *st, int clean);
 
 /* Replies still queued. */
 size_t	stub_pending(struct stub_server *s);

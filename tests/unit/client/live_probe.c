@@ -127,6 +127,7 @@ main(int argc, char **argv)
 	}
 	memset(&ctx, 0, sizeof ctx);
 	ctx.prog = "live_probe";
+	ctx.opts.namespace = ns;	/* as -n sets it */
 	t0 = ms_now();
 	dra_err_clear(&err);
 	l = dra_live_start(&ctx, ns, &err);
