@@ -1,7 +1,7 @@
 /*
- * cmd_describe.c: "kubectl dra describe claim|device|node|pool NAME":
- * one object's joined story in kubectl describe's layout (the texts
- * come from views/describe.c).
+ * cmd_describe.c: "kubectl dra describe claim|device|node|pool|quota
+ * NAME": one object's joined story in kubectl describe's layout (the
+ * texts come from views/describe.c).
  */
 #include "dra.h"
 
@@ -11,12 +11,14 @@
 static const char cmd_describe_help[] =
 "Kinds: claim NAME (in -n NS); device DRIVER/POOL/DEVICE, or the device\n"
 "name alone when only one device has it; node NAME; pool DRIVER/POOL, or\n"
-"the pool name alone when unique.\n"
+"the pool name alone when unique; quota NAME (a ResourceQuota in -n NS,\n"
+"its DRA keys first).\n"
 "\n"
 "Examples:\n"
 "  kubectl dra describe claim my-claim -n team-a\n"
 "  kubectl dra describe device gpu.example.com/node-a/gpu-0\n"
-"  kubectl dra describe node node-a\n";
+"  kubectl dra describe node node-a\n"
+"  kubectl dra describe quota gpu-quota -n team-a\n";
 
 #define MAX_MATCHES	16
 
@@ -121,6 +123,26 @@ describe_node(const struct kube_snapshot *s, const char *name, char **text)
 }
 
 static enum dra_ret
+describe_quota(struct dra_ctx *ctx, const struct kube_snapshot *s,
+    const char *ns, const char *name, char **text)
+{
+	size_t	i;
+
+	for (i = 0; i < s->quotas.n; i++)
+		if (strcmp(s->quotas.v[i]->meta.name, name) == 0 &&
+		    s->quotas.v[i]->meta.namespace != NULL &&
+		    strcmp(s->quotas.v[i]->meta.namespace, ns) == 0) {
+			*text = dra_describe_quota(s, s->quotas.v[i]);
+			return DRA_RET_OK;
+		}
+	if (ctx->denied & DRA_NEED_QUOTAS)
+		return dra_error("cannot read resourcequota \"%s\" in "
+		    "namespace \"%s\": forbidden", name, ns);
+	return dra_error("resourcequota \"%s\" not found in namespace "
+	    "\"%s\"", name, ns);
+}
+
+static enum dra_ret
 cmd_describe_exec(struct dra_ctx *ctx, struct dra_args *args)
 {
 	const struct dra_kind_info	*k;
@@ -134,13 +156,14 @@ cmd_describe_exec(struct dra_ctx *ctx, struct dra_args *args)
 
 	if (args->argc < 2)
 		return dra_usage_error(ctx, ctx->cmd, "you must specify a kind "
-		    "(claim, device, node or pool) and a name");
+		    "(claim, device, node, pool or quota) and a name");
 	k = dra_kind_find(args->argv[0]);
 	if (k == NULL || (k->kind != DRA_KIND_CLAIM &&
 	    k->kind != DRA_KIND_DEVICE && k->kind != DRA_KIND_NODE &&
-	    k->kind != DRA_KIND_POOL))
+	    k->kind != DRA_KIND_POOL && k->kind != DRA_KIND_QUOTA))
 		return dra_usage_error(ctx, ctx->cmd, "cannot describe \"%s\": "
-		    "expected claim, device, node or pool", args->argv[0]);
+		    "expected claim, device, node, pool or quota",
+		    args->argv[0]);
 	if (ctx->opts.output != NULL)
 		return dra_usage_error(ctx, ctx->cmd, "describe does not take "
 		    "-o; use \"%s get %s NAME -o yaml\"", ctx->prog, k->name);
@@ -151,6 +174,11 @@ cmd_describe_exec(struct dra_ctx *ctx, struct dra_args *args)
 	if (k->kind == DRA_KIND_CLAIM) {
 		ns = dra_default_namespace(ctx);
 		ret = dra_source_load(ctx, needs | DRA_NEED_TEMPLATES, ns, &s);
+	} else if (k->kind == DRA_KIND_QUOTA) {
+		/* Classes say which requests.<name> keys are DRA's. */
+		ns = dra_default_namespace(ctx);
+		ret = dra_source_load(ctx, DRA_NEED_QUOTAS | DRA_NEED_CLASSES,
+		    ns, &s);
 	} else
 		ret = dra_source_load(ctx, needs, NULL, &s);
 	if (ret != DRA_RET_OK)
@@ -179,6 +207,9 @@ cmd_describe_exec(struct dra_ctx *ctx, struct dra_args *args)
 		case DRA_KIND_POOL:
 			r = describe_pool(s, args->argv[i], &text);
 			break;
+		case DRA_KIND_QUOTA:
+			r = describe_quota(ctx, s, ns, args->argv[i], &text);
+			break;
 		default:
 			r = describe_node(s, args->argv[i], &text);
 			break;
@@ -198,8 +229,9 @@ cmd_describe_exec(struct dra_ctx *ctx, struct dra_args *args)
 
 const struct dra_cmd dra_cmd_describe = {
 	"describe", NULL,
-	"Show one claim, device, node or pool with everything joined to it",
-	"claim|device|node|pool NAME... [-n NS]",
+	"Show one claim, device, node, pool or quota with everything joined "
+	"to it",
+	"claim|device|node|pool|quota NAME... [-n NS]",
 	cmd_describe_help,
 	NULL,
 	0,

@@ -1,7 +1,8 @@
 /*
  * cmd_get.c: "kubectl dra get KIND [NAME...]": the joined tables
  * (claims with their devices, nodes and pods; devices with their
- * state and holder; pools, slices, classes, templates, nodes).
+ * state and holder; pools, slices, classes, templates, nodes; the DRA
+ * keys of ResourceQuotas).
  */
 #include "dra.h"
 
@@ -11,7 +12,8 @@
 static const char cmd_get_help[] =
 "Kinds: claims (claim, resourceclaims), templates (template,\n"
 "resourceclaimtemplates), slices (slice, resourceslices), devices (device,\n"
-"dev), pools (pool), classes (class, deviceclasses), nodes (node, no).\n"
+"dev), pools (pool), classes (class, deviceclasses), nodes (node, no),\n"
+"quotas (quota, resourcequotas: one row per DRA quota key).\n"
 "\n"
 "Devices are named DRIVER/POOL/DEVICE or by device name, pools DRIVER/POOL\n"
 "or by pool name.  Devices, pools and nodes show the claims of every\n"
@@ -21,7 +23,8 @@ static const char cmd_get_help[] =
 "  kubectl dra get claims -A\n"
 "  kubectl dra get devices -o wide\n"
 "  kubectl dra get claim my-claim -n team-a -o yaml\n"
-"  kubectl dra get pools --from cluster.yaml\n";
+"  kubectl dra get pools --from cluster.yaml\n"
+"  kubectl dra get quotas -A\n";
 
 static unsigned
 cmd_get_needs(enum dra_kind kind, int wide)
@@ -40,6 +43,9 @@ cmd_get_needs(enum dra_kind kind, int wide)
 		    DRA_NEED_TAINT_RULES;
 	case DRA_KIND_CLASS:
 		return DRA_NEED_CLASSES;
+	case DRA_KIND_QUOTA:
+		/* Classes say which requests.<name> keys are DRA's. */
+		return DRA_NEED_QUOTAS | DRA_NEED_CLASSES;
 	case DRA_KIND_NODE:
 	default:
 		return DRA_NEED_NODES | DRA_NEED_SLICES | DRA_NEED_CLAIMS |
@@ -68,6 +74,9 @@ cmd_get_primary(enum dra_kind kind, const char **resource)
 	case DRA_KIND_NODE:
 		*resource = "nodes";
 		return DRA_NEED_NODES;
+	case DRA_KIND_QUOTA:
+		*resource = "resourcequotas";
+		return DRA_NEED_QUOTAS;
 	case DRA_KIND_SLICE:
 	case DRA_KIND_DEVICE:
 	case DRA_KIND_POOL:
@@ -75,6 +84,22 @@ cmd_get_primary(enum dra_kind kind, const char **resource)
 		*resource = "resourceslices";
 		return DRA_NEED_SLICES;
 	}
+}
+
+/*
+ * Objects, not rows, for -o json|yaml|name: a quota shows one row per
+ * key, its consecutive rows share the object.
+ */
+static void
+unique_rows(struct dra_table *t)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < t->nrows; i++)
+		if (n == 0 || t->rows[i].obj != t->rows[n - 1].obj ||
+		    t->rows[i].obj == NULL)
+			t->rows[n++] = t->rows[i];
+	t->nrows = n;
 }
 
 static enum dra_ret
@@ -94,12 +119,12 @@ cmd_get_exec(struct dra_ctx *ctx, struct dra_args *args)
 	if (args->argc == 0)
 		return dra_usage_error(ctx, ctx->cmd, "you must specify the "
 		    "kind to get: claims, templates, slices, devices, pools, "
-		    "classes or nodes");
+		    "classes, nodes or quotas");
 	k = dra_kind_find(args->argv[0]);
 	if (k == NULL)
 		return dra_usage_error(ctx, ctx->cmd, "unknown kind \"%s\": "
 		    "expected claims, templates, slices, devices, pools, "
-		    "classes or nodes", args->argv[0]);
+		    "classes, nodes or quotas", args->argv[0]);
 	if (dra_output_parse(ctx->opts.output, &out) != 0)
 		return dra_usage_error(ctx, ctx->cmd, "unsupported output "
 		    "format \"%s\": allowed formats are json, name, wide, "
@@ -113,8 +138,8 @@ cmd_get_exec(struct dra_ctx *ctx, struct dra_args *args)
 		ns = dra_default_namespace(ctx);
 	ret = dra_source_load(ctx, cmd_get_needs(k->kind,
 	    out == DRA_OUT_WIDE || out == DRA_OUT_JSON || out == DRA_OUT_YAML),
-	    k->kind == DRA_KIND_CLAIM || k->kind == DRA_KIND_TEMPLATE ? ns :
-	    NULL, &s);
+	    k->kind == DRA_KIND_CLAIM || k->kind == DRA_KIND_TEMPLATE ||
+	    k->kind == DRA_KIND_QUOTA ? ns : NULL, &s);
 	if (ret != DRA_RET_OK)
 		goto out;
 	if (ctx->denied & cmd_get_primary(k->kind, &resource)) {
@@ -154,8 +179,10 @@ cmd_get_exec(struct dra_ctx *ctx, struct dra_args *args)
 		if (t->nrows > 0)
 			dra_table_print(stdout, t, out == DRA_OUT_WIDE,
 			    ctx->opts.no_headers);
-	} else
+	} else {
+		unique_rows(t);
 		ret = dra_print_objects(stdout, s, t, out, f.nnames == 1);
+	}
 
 	for (i = 0; i < (int)f.nnames; i++) {
 		if (matched[i])
@@ -178,7 +205,8 @@ out:
 
 const struct dra_cmd dra_cmd_get = {
 	"get", NULL,
-	"List claims, devices, pools, slices, classes, templates or nodes",
+	"List claims, devices, pools, slices, classes, templates, nodes or "
+	"quotas",
 	"KIND [NAME...] [-n NS | -A] [-l SELECTOR] [-o wide|name|json|yaml] "
 	"[--no-headers]",
 	cmd_get_help,

@@ -804,3 +804,34 @@ dra_describe_pool(const struct kube_snapshot *s, const struct kube_pool *p)
 	}
 	return d_finish(&d);
 }
+
+char *
+dra_describe_quota(const struct kube_snapshot *s, const struct kube_quota *q)
+{
+	struct desc		  d;
+	const struct kube_kv	**keys;
+	const char		 *used;
+	char			  pct[32];
+	size_t			  i, n;
+	int			  dra;
+
+	d_init(&d);
+	d_line(&d, 0, "Name:\t%s", q->meta.name);
+	d_line(&d, 0, "Namespace:\t%s", q->meta.namespace != NULL ?
+	    q->meta.namespace : "");
+	d_line(&d, 0, "Resource\tUsed\tHard\tUse");
+	d_line(&d, 0, "--------\t----\t----\t---");
+	keys = xcalloc(q->nhard + 1, sizeof *keys);
+	for (dra = 1; dra >= 0; dra--) {
+		n = dra_quota_keys(s, q, dra, keys);
+		for (i = 0; i < n; i++) {
+			used = kube_kv_get(q->used, q->nused, keys[i]->key);
+			d_line(&d, 0, "%s\t%s\t%s\t%s", keys[i]->key,
+			    used != NULL ? used : "0", keys[i]->value != NULL ?
+			    keys[i]->value : "", dra_quota_use(used,
+			    keys[i]->value, pct, sizeof pct));
+		}
+	}
+	free(keys);
+	return d_finish(&d);
+}

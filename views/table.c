@@ -35,6 +35,9 @@ const struct dra_kind_info dra_kinds[DRA_KIND_COUNT] = {
 	    { "class", "deviceclasses", "deviceclass", NULL } },
 	{ DRA_KIND_NODE, "nodes", "node", "Node", "node", 0,
 	    { "node", "no", NULL } },
+	{ DRA_KIND_QUOTA, "quotas", "resourcequota", "ResourceQuota",
+	    "resourcequota", 1,
+	    { "quota", "resourcequotas", "resourcequota", NULL } },
 };
 
 const struct dra_kind_info *
@@ -640,6 +643,10 @@ dra_row_name(const struct dra_table *t, const struct dra_row *row,
 		break;
 	case DRA_KIND_NODE:
 		snprintf(buf, len, "node/%s", row->node_name);
+		break;
+	case DRA_KIND_QUOTA:
+		snprintf(buf, len, "%s/%s", k->resource,
+		    ((const struct kube_quota *)row->obj)->meta.name);
 		break;
 	default:
 		snprintf(buf, len, "?");

@@ -255,6 +255,8 @@ dra_view(enum dra_kind kind, const struct kube_snapshot *s,
 		return dra_view_pools(s, f, wide);
 	case DRA_KIND_CLASS:
 		return dra_view_classes(s, f, wide);
+	case DRA_KIND_QUOTA:
+		return dra_view_quotas(s, f, wide);
 	case DRA_KIND_NODE:
 	default:
 		return dra_view_nodes(s, f, wide);

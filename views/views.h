@@ -30,6 +30,7 @@ enum dra_kind {
 	DRA_KIND_POOL,
 	DRA_KIND_CLASS,
 	DRA_KIND_NODE,
+	DRA_KIND_QUOTA,		/* ResourceQuotas: one row per DRA key */
 	DRA_KIND_COUNT
 };
 
@@ -114,7 +115,8 @@ struct dra_column {
  * One row: ncolumns cells (never NULL; "-" or "" for nothing) and the
  * model object it shows, for -o json|yaml|name and UI selection:
  * struct kube_claim, kube_claim_template, kube_slice, kube_device,
- * kube_pool, kube_device_class, or for nodes a struct kube_node (NULL
+ * kube_pool, kube_device_class, kube_quota (consecutive rows may show
+ * one quota, one per key), or for nodes a struct kube_node (NULL
  * when the node is known only from slices; node_name has the name).
  */
 struct dra_row {
@@ -159,6 +161,49 @@ struct dra_table *dra_view_classes(const struct kube_snapshot *s,
 	    const struct dra_filter *f, int wide);
 struct dra_table *dra_view_nodes(const struct kube_snapshot *s,
 	    const struct dra_filter *f, int wide);
+
+/*
+ * The quotas table (views/view_quota.c): one row per ResourceQuota
+ * and DRA quota key (dra_quota_key_dra), keys sorted, quotas by
+ * namespace and name: NAMESPACE (all namespaces only), NAME,
+ * RESOURCE (the key), USED (status.used, "0" when not counted yet),
+ * HARD (spec.hard), USE% (dra_quota_use, right-aligned); wide adds
+ * AGE.  Keys that are not DRA's are left out, wide or not, and a
+ * quota without DRA keys has no row unless f names it (then one row
+ * with RESOURCE "<none>").  Consecutive rows share their obj.
+ */
+struct dra_table *dra_view_quotas(const struct kube_snapshot *s,
+	    const struct dra_filter *f, int wide);
+
+/*
+ * Whether quota key is one of DRA's, as the ResourceQuota evaluator
+ * of ResourceClaims charges them in Kubernetes 1.34 to 1.37
+ * (DRA-REFERENCE.md section 5): it names the resource.k8s.io group
+ * ("count/resourceclaims.resource.k8s.io",
+ * "<class>.deviceclass.resource.k8s.io/devices"), it is a class's
+ * implicit extended resource
+ * ("requests.deviceclass.resource.kubernetes.io/<class>"), or it is
+ * "requests.<name>" and a DeviceClass of s (may be NULL: none) has
+ * extendedResourceName <name>.  1 or 0.
+ */
+int	dra_quota_key_dra(const struct kube_snapshot *s, const char *key);
+
+/*
+ * The keys of q's spec.hard that are DRA's (dra is 1) or not (0),
+ * sorted by key, into out (room for q->nhard); returns how many.
+ * Borrowed from q.
+ */
+size_t	dra_quota_keys(const struct kube_snapshot *s,
+	    const struct kube_quota *q, int dra, const struct kube_kv **out);
+
+/*
+ * used of hard as a percent rounded down ("75%", "12%" for 1 of 8,
+ * "150%"; quantities such as "10", "40Gi", "500m"), into buf (len
+ * bytes), returned; "-" when hard is NULL, unreadable or 0, or used is
+ * unreadable; used NULL is 0.
+ */
+char	*dra_quota_use(const char *used, const char *hard, char *buf,
+	    size_t len);
 
 /* Free t and its cells; NULL is a no-op. */
 void	dra_table_free(struct dra_table *t);
@@ -245,6 +290,14 @@ char	*dra_describe_pool(const struct kube_snapshot *s,
 	    const struct kube_pool *p);
 char	*dra_describe_node(const struct kube_snapshot *s,
 	    const char *node_name, const struct kube_node *node);
+
+/*
+ * A ResourceQuota as kubectl describe quota shows it (Name, Namespace,
+ * then Resource / Used / Hard, here with Use), DRA keys first
+ * (dra_quota_key_dra), then the others, each group sorted by key.
+ */
+char	*dra_describe_quota(const struct kube_snapshot *s,
+	    const struct kube_quota *q);
 
 struct dra_why;
 
