@@ -301,6 +301,18 @@ set_flag(const struct dra_flag *f, const char *value, struct dra_opts *o,
 	case DRA_F_NO_VERIFY:
 		o->verify = b ? -1 : 0;
 		break;
+	case DRA_F_PLAN:
+		if (*value == '\0')
+			return dra_err_set(err, KUBE_E_CONFIG,
+			    "--plan must name a file");
+		o->plan = value;
+		break;
+	case DRA_F_NO_COLOR:
+		o->no_color = b;
+		break;
+	case DRA_F_MOUSE:
+		o->mouse = b;
+		break;
 	}
 	return KUBE_OK;
 }

@@ -18,6 +18,7 @@ const struct dra_cmd *const dra_cmd_table[] = {
 	&dra_cmd_help,
 	&dra_cmd_plan,
 	&dra_cmd_snapshot,
+	&dra_cmd_ui,
 	&dra_cmd_version,
 	&dra_cmd_why,
 	NULL

@@ -10,13 +10,15 @@
  *
  * Completed: command names, kinds for get and describe, object names
  * (from --from FILE or the cluster), flag names, -o and --format
- * values, namespaces.
+ * values, namespaces, the views of ui.
  */
 #include "dra.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "tui.h"
 
 #define DIRECTIVE_DEFAULT	0	/* let the shell complete files */
 #define DIRECTIVE_NOSPACE	2	/* ShellCompDirectiveNoSpace */
@@ -193,6 +195,7 @@ offer_values(struct dra_ctx *ctx, const struct dra_cmd *cmd,
 		offer_namespaces(ctx, pre, cur);
 		return DIRECTIVE_NOFILE;
 	case DRA_F_FROM:
+	case DRA_F_PLAN:
 	case DRA_F_WHAT_IF:
 	case DRA_F_DEMAND:
 	case DRA_F_KUBECONFIG:
@@ -269,6 +272,11 @@ complete(struct dra_ctx *ctx, int n, char **words, const char *cur)
 	if (cmd == &dra_cmd_why) {
 		if (args.argc == 0)
 			directive = offer_why(ctx, cur);
+		goto out;
+	}
+	if (cmd == &dra_cmd_ui) {
+		if (args.argc == 0)
+			offer_list("", tui_view_names(), cur);
 		goto out;
 	}
 	if (cmd != &dra_cmd_get && cmd != &dra_cmd_describe)

@@ -76,6 +76,9 @@ enum dra_flag_id {
 	DRA_F_BASELINE,
 	DRA_F_VERIFY,
 	DRA_F_NO_VERIFY,
+	DRA_F_PLAN,
+	DRA_F_NO_COLOR,
+	DRA_F_MOUSE,
 };
 
 /*
@@ -134,6 +137,10 @@ struct dra_opts {
 	const char	*gap;		/* plan --gap FRACTION */
 	const char	*baseline;	/* plan --baseline ORDERS */
 	int		 verify;	/* plan --verify: 1, --no-verify: -1 */
+	/* cmd_ui.c */
+	const char	*plan;		/* ui --plan FILE */
+	int		 no_color;	/* ui --no-color */
+	int		 mouse;		/* ui --mouse */
 };
 
 /* The positional words after the command name (borrowed from argv). */
@@ -175,6 +182,7 @@ extern const struct dra_cmd dra_cmd_get;
 extern const struct dra_cmd dra_cmd_help;
 extern const struct dra_cmd dra_cmd_plan;
 extern const struct dra_cmd dra_cmd_snapshot;
+extern const struct dra_cmd dra_cmd_ui;
 extern const struct dra_cmd dra_cmd_version;
 extern const struct dra_cmd dra_cmd_why;
 

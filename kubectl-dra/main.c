@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum dra_ret
 dra_error(const char *fmt, ...)
@@ -40,6 +41,29 @@ dra_warning(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/*
+ * Whether a command line without a command word opens the UI: standard
+ * input and output are a terminal and no --help was asked for (the
+ * words are then parsed as the UI's flags).
+ */
+static int
+ui_default(int nwords, char **words)
+{
+	int	i;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return 0;
+	for (i = 0; i < nwords; i++) {
+		if (strcmp(words[i], "--") == 0)
+			break;
+		if (strcmp(words[i], "-h") == 0 ||
+		    strcmp(words[i], "--help") == 0 ||
+		    strncmp(words[i], "--help=", 7) == 0)
+			return 0;
+	}
+	return 1;
 }
 
 static const char *
@@ -74,7 +98,7 @@ main(int argc, char **argv)
 	ctx.prog = program_name(argc > 0 ? argv[0] : NULL);
 
 	ci = dra_args_command_index(nwords, words);
-	if (ci < 0) {
+	if (ci < 0 && !ui_default(nwords, words)) {
 		if (dra_args_parse(nwords, words, -1, NULL, &ctx.opts, &args,
 		    &err) != KUBE_OK) {
 			free(args.argv);
@@ -88,7 +112,8 @@ main(int argc, char **argv)
 		return dra_usage_error(&ctx, NULL, "no command given");
 	}
 
-	cmd = dra_cmd_find(words[ci]);
+	/* Plain "kubectl dra [flags]" on a terminal: the UI (issue 6). */
+	cmd = ci < 0 ? &dra_cmd_ui : dra_cmd_find(words[ci]);
 	if (cmd == NULL) {
 		fprintf(stderr, "kubectl-dra: error: unknown command \"%s\" "
 		    "for \"%s\"\n", words[ci], ctx.prog);

@@ -109,4 +109,18 @@ struct tui_opts {
 int	tui_run(const struct tui_opts *opts, struct tui_source *src,
 	    struct dra_err *err);
 
+/*
+ * Whether word names a view the UI opens (tui_opts.view, ":word"):
+ * "gpus", "claims", "devices", "pools", "slices", "classes", "nodes",
+ * "templates", their aliases, or any spelling of a kind `get` takes
+ * (dra_kind_find).
+ */
+int	tui_view_known(const char *word);
+
+/*
+ * The names of the views in Tab order (the first is the default),
+ * NULL-terminated; static, for usage texts and completion.
+ */
+const char *const *tui_view_names(void);
+
 #endif

@@ -1,0 +1,190 @@
+/*
+ * loop.c: tui_run, the loop (htop ScreenManager_run, ncdu's input
+ * loop with update_delay).
+ *
+ * One poll() waits on the terminal, on the source's descriptor (it
+ * turns readable when a watch brought news) and on a timer.  Keys are
+ * read with getch in no-delay mode until none is left, so a burst of
+ * keys (a held arrow, a paste) is handled before one redraw.  A
+ * terminal resize interrupts poll (SIGWINCH) and ncurses then returns
+ * KEY_RESIZE: it is handled here and nowhere else.  New snapshots go
+ * through tui_offer_snapshot, which holds them back while keys are
+ * coming (TUI_HOLD_MS) so rows do not move under the cursor.  The
+ * screen is drawn only when something changed.
+ */
+#include "tui-int.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int	poll_source(struct tui *, int);
+static int	mouse_event(struct tui *);
+
+/*
+ * Ask the source for news.  first: before the screen is open (the
+ * snapshot is shown at once).  Returns TUI_REDRAW when something the
+ * header or the views show changed.
+ */
+static int
+poll_source(struct tui *t, int first)
+{
+	struct kube_snapshot		*s = NULL;
+	struct tui_source_status	 st;
+	struct dra_err			 err;
+	int				 rc, changed;
+
+	if (t->src == NULL || t->src->poll == NULL)
+		return 0;
+	memset(&st, 0, sizeof st);
+	dra_err_clear(&err);
+	rc = t->src->poll(t->src->arg, &s, &st, &err);
+	changed = !t->have_st || memcmp(&st, &t->st, sizeof st) != 0;
+	t->st = st;
+	t->have_st = 1;
+	if (rc != KUBE_OK) {
+		tui_status(t, 1, "%s", err.msg[0] != '\0' ? err.msg :
+		    kube_strerror(rc));
+		changed = 1;
+	}
+	if (s != NULL) {
+		if (first)
+			tui_set_snapshot(t, s);
+		else
+			tui_offer_snapshot(t, s);
+		changed = 1;
+	}
+	return changed ? TUI_REDRAW : 0;
+}
+
+/* The mouse: the wheel scrolls, a click selects. */
+static int
+mouse_event(struct tui *t)
+{
+	struct tui_view	*v = tui_top(t);
+	MEVENT		 ev;
+	int		 r = 0, i;
+
+	if (getmouse(&ev) != OK)
+		return 0;
+	if (ev.bstate & BUTTON4_PRESSED) {
+		for (i = 0; i < 3; i++)
+			r |= tui_key(t, KEY_UP);
+		return r;
+	}
+	if (ev.bstate & BUTTON5_PRESSED) {
+		for (i = 0; i < 3; i++)
+			r |= tui_key(t, KEY_DOWN);
+		return r;
+	}
+	if (v != NULL && v->type->click != NULL &&
+	    (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED |
+	    BUTTON1_DOUBLE_CLICKED)) && ev.y >= TUI_HEAD_LINES &&
+	    ev.y < t->lines - TUI_FOOT_LINES) {
+		tui_prepare(t);
+		r = v->type->click(v, ev.y - TUI_HEAD_LINES, ev.x);
+		if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
+			r |= tui_key(t, '\r');
+	}
+	return r;
+}
+
+int
+tui_run(const struct tui_opts *opts, struct tui_source *src,
+    struct dra_err *err)
+{
+	struct tui		*t;
+	struct tui_screen	 scr;
+	struct pollfd		 pfd[2];
+	int64_t			 now, next_tick, wait;
+	unsigned		 tick = opts->tick_ms != 0 ? opts->tick_ms : 1000;
+	int			 dirty = 1, sfd, n, r, ch, flags, clear = 0;
+
+	t = tui_new(opts, src);
+	t->now_ms = tui_now_ms();
+	/* The first data before curses: the first screen has it. */
+	poll_source(t, 1);
+	if (tui_screen_open(&scr, stdin, stdout, NULL, opts->no_color,
+	    opts->mouse, 1, err) != KUBE_OK) {
+		tui_free(t);
+		return err->code;
+	}
+	tui_resize(t, LINES, COLS);
+	next_tick = tui_now_ms() + tick;
+	while (!t->quit) {
+		if (dirty) {
+			if (clear) {
+				clearok(curscr, TRUE);
+				clear = 0;
+			}
+			tui_prepare(t);
+			tui_draw(t);
+			dirty = 0;
+		}
+		now = tui_now_ms();
+		wait = next_tick - now;
+		if (t->pending != NULL && TUI_HOLD_MS - (now -
+		    t->last_key_ms) < wait)
+			wait = TUI_HOLD_MS - (now - t->last_key_ms);
+		if (wait < 0)
+			wait = 0;
+		n = 0;
+		pfd[n].fd = fileno(scr.in);
+		pfd[n].events = POLLIN;
+		pfd[n++].revents = 0;
+		sfd = src != NULL && src->fd != NULL ? src->fd(src->arg) : -1;
+		if (sfd >= 0) {
+			pfd[n].fd = sfd;
+			pfd[n].events = POLLIN;
+			pfd[n++].revents = 0;
+		}
+		r = poll(pfd, (nfds_t)n, (int)wait);
+		if (r == -1 && errno != EINTR) {
+			tui_status(t, 1, "poll: %s", strerror(errno));
+			dirty = 1;
+		}
+		t->now_ms = now = tui_now_ms();
+		if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+			break;		/* the terminal went away */
+
+		/* Every key waiting, then one redraw. */
+		while (!t->quit && (ch = getch()) != ERR) {
+			if (ch == KEY_RESIZE) {
+				tui_resize(t, LINES, COLS);
+				dirty = 1;
+				continue;
+			}
+			if (ch == KEY_MOUSE)
+				flags = mouse_event(t);
+			else
+				flags = tui_key(t, ch);
+			if (ch == TUI_CTRL('l'))
+				clear = 1;
+			if (flags & TUI_REDRAW)
+				dirty = 1;
+			if (flags & TUI_REFRESH) {
+				if (src != NULL && src->refresh != NULL)
+					(src->refresh)(src->arg);	/* refresh is a curses macro */
+				poll_source(t, 0);
+				dirty = 1;
+			}
+		}
+		if (t->quit)
+			break;
+		if (n > 1 && (pfd[1].revents & POLLIN))
+			dirty |= poll_source(t, 0);
+		if (now >= next_tick) {
+			dirty |= poll_source(t, 0);
+			/* The age of stale data is shown. */
+			if (t->have_st && t->st.live && t->st.stale)
+				dirty = 1;
+			next_tick = now + tick;
+		}
+		dirty |= tui_tick(t, now);
+	}
+	tui_screen_close(&scr);
+	tui_free(t);
+	return KUBE_OK;
+}

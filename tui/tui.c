@@ -1,0 +1,1192 @@
+/*
+ * tui.c: the UI model: the snapshot on show, the stack of views, the
+ * command and filter prompts, the status line, and the drawing of
+ * what surrounds the views (header, title, breadcrumbs, status).
+ *
+ * Keys go to the top view first (its own key table, then the moving
+ * keys), then to the global table; each handler returns reaction
+ * flags (TUI_REDRAW, TUI_REFRESH, TUI_QUIT) and the loop (loop.c)
+ * decides what to do with them.  The root views (gpus, claims, ...)
+ * are kept once made, so coming back to one finds its filter, sort
+ * and selection; a new snapshot rebuilds the view on screen at once
+ * and the others when they are shown again.
+ */
+#include "tui-int.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "buf.h"
+#include "gpus.h"
+#include "strdist.h"
+#include "xmalloc.h"
+
+static void	count_snapshot(struct tui *);
+static void	pop_view(struct tui *);
+static int	global_action(struct tui *, enum tui_action);
+static int	prompt_key(struct tui *, int);
+static void	prompt_done(struct tui *, int);
+static int	cmd_namespace(struct tui *, const char *);
+static int	cmd_context(struct tui *, const char *);
+static int	cmd_why(struct tui *, const char *);
+static void	draw_header(struct tui *);
+static void	draw_title(struct tui *, struct tui_view *);
+static void	draw_footer(struct tui *);
+static int	root_index(const struct tui_view_type *);
+
+const struct tui_view_type *const tui_root_views[] = {
+	&tui_view_gpus,
+	&tui_view_claims,
+	&tui_view_devices,
+	&tui_view_pools,
+	&tui_view_slices,
+	&tui_view_classes,
+	&tui_view_nodes,
+	&tui_view_templates,
+	NULL
+};
+
+/* The ":" words that are not views. */
+static const struct {
+	const char	*word;
+	const char	*args;
+	const char	*help;
+} commands[] = {
+	{ "ns", "[NAME|-]", "show namespace NAME; alone or '-': all "
+	    "namespaces" },
+	{ "ctx", "[NAME]", "list the kubeconfig's contexts, or switch to "
+	    "NAME" },
+	{ "why", "claim/NAME|pod/NAME", "why a claim or pod gets its "
+	    "devices or not" },
+	{ "plan", "", "the plan preview (--plan FILE)" },
+	{ "help", "", "this help" },
+	{ "-", "", "the previous view" },
+	{ "quit", "", "quit (also :q)" },
+};
+#define NCOMMANDS	(sizeof commands / sizeof commands[0])
+
+int64_t
+tui_now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void
+tui_status(struct tui *t, int err, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->status, sizeof t->status, fmt, ap);
+	va_end(ap);
+	t->status_err = err;
+}
+
+const char *
+tui_namespace(const struct tui *t)
+{
+	return t->ns[0] != '\0' ? t->ns : NULL;
+}
+
+struct tui_view *
+tui_top(const struct tui *t)
+{
+	return t->depth > 0 ? t->stack[t->depth - 1] : NULL;
+}
+
+const struct tui_view_type *
+tui_view_find(const char *word)
+{
+	const struct tui_view_type	*vt;
+	const struct dra_kind_info	*k;
+	size_t				 i, j;
+
+	for (i = 0; tui_root_views[i] != NULL; i++) {
+		vt = tui_root_views[i];
+		if (strcasecmp(vt->name, word) == 0)
+			return vt;
+		for (j = 0; vt->aliases != NULL && vt->aliases[j] != NULL;
+		    j++) {
+			if (strcasecmp(vt->aliases[j], word) == 0)
+				return vt;
+		}
+	}
+	k = dra_kind_find(word);
+	if (k != NULL) {
+		for (i = 0; tui_root_views[i] != NULL; i++) {
+			if (tui_root_views[i]->kind == (int)k->kind)
+				return tui_root_views[i];
+		}
+	}
+	return NULL;
+}
+
+int
+tui_view_known(const char *word)
+{
+	return word != NULL && tui_view_find(word) != NULL;
+}
+
+const char *const *
+tui_view_names(void)
+{
+	static const char	*names[TUI_MAX_ROOTS + 1];
+	size_t			 i;
+
+	for (i = 0; tui_root_views[i] != NULL && i < TUI_MAX_ROOTS; i++)
+		names[i] = tui_root_views[i]->name;
+	names[i] = NULL;
+	return names;
+}
+
+static int
+root_index(const struct tui_view_type *vt)
+{
+	int	i;
+
+	for (i = 0; tui_root_views[i] != NULL; i++) {
+		if (tui_root_views[i] == vt)
+			return i;
+	}
+	return -1;
+}
+
+struct tui_view *
+tui_view_new(struct tui *t, const struct tui_view_type *vt, const void *arg)
+{
+	struct tui_view	*v;
+
+	v = xcalloc(1, sizeof *v);
+	v->type = vt;
+	v->tui = t;
+	/* init builds from the snapshot itself and sets gen, or the view
+	   is built by tui_prepare when it is shown. */
+	if (vt->init(v, arg) != 0) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+void
+tui_view_free(struct tui_view *v)
+{
+	if (v == NULL)
+		return;
+	v->type->free(v);
+	free(v);
+}
+
+static int
+is_root(const struct tui *t, const struct tui_view *v)
+{
+	int	i;
+
+	for (i = 0; i < TUI_MAX_ROOTS; i++) {
+		if (t->roots[i] == v)
+			return 1;
+	}
+	return 0;
+}
+
+void
+tui_push(struct tui *t, struct tui_view *v)
+{
+	if (t->depth == TUI_MAX_DEPTH) {
+		/* Drop the oldest detail view above the root. */
+		if (!is_root(t, t->stack[1]))
+			tui_view_free(t->stack[1]);
+		memmove(t->stack + 1, t->stack + 2,
+		    (TUI_MAX_DEPTH - 2) * sizeof *t->stack);
+		t->depth--;
+	}
+	t->stack[t->depth++] = v;
+}
+
+static void
+pop_view(struct tui *t)
+{
+	struct tui_view	*v;
+
+	if (t->depth <= 1)
+		return;
+	v = t->stack[--t->depth];
+	if (!is_root(t, v))
+		tui_view_free(v);
+}
+
+int
+tui_set_root(struct tui *t, const struct tui_view_type *vt)
+{
+	struct tui_view	*v;
+	int		 i = root_index(vt);
+
+	if (i < 0 || i >= TUI_MAX_ROOTS)
+		return -1;
+	if (t->roots[i] == NULL) {
+		v = tui_view_new(t, vt, NULL);
+		if (v == NULL)
+			return -1;
+		t->roots[i] = v;
+	}
+	while (t->depth > 1)
+		pop_view(t);
+	if (t->depth == 1 && t->stack[0] != t->roots[i])
+		t->last_root = t->stack[0]->type;
+	t->stack[0] = t->roots[i];
+	t->depth = 1;
+	return 0;
+}
+
+struct tui *
+tui_new(const struct tui_opts *opts, struct tui_source *src)
+{
+	const struct tui_view_type	*vt = NULL;
+	struct tui			*t;
+
+	t = xcalloc(1, sizeof *t);
+	t->opts = *opts;
+	t->src = src;
+	t->lines = 24;
+	t->cols = 80;
+	t->gen = 1;
+	if (opts->namespace != NULL)
+		snprintf(t->ns, sizeof t->ns, "%s", opts->namespace);
+	if (opts->view != NULL)
+		vt = tui_view_find(opts->view);
+	if (vt == NULL)
+		vt = tui_root_views[0];
+	if (tui_set_root(t, vt) != 0)
+		tui_set_root(t, &tui_view_claims);
+	return t;
+}
+
+void
+tui_free(struct tui *t)
+{
+	int	i;
+
+	if (t == NULL)
+		return;
+	while (t->depth > 1)
+		pop_view(t);
+	t->depth = 0;
+	for (i = 0; i < TUI_MAX_ROOTS; i++)
+		tui_view_free(t->roots[i]);
+	dra_gpu_map_free(t->plan_map);
+	kube_snapshot_free(t->snap);
+	kube_snapshot_free(t->pending);
+	free(t);
+}
+
+/* The header's counts, once per snapshot. */
+static void
+count_snapshot(struct tui *t)
+{
+	const struct kube_snapshot	*s = t->snap;
+	const char			*ns = tui_namespace(t);
+	size_t				 i;
+
+	t->nclaims = t->npending = t->ndevices = t->nallocated = 0;
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->claims.n; i++) {
+		const struct kube_claim	*c = s->claims.v[i];
+
+		if (ns != NULL && (c->meta.namespace == NULL ||
+		    strcmp(c->meta.namespace, ns) != 0))
+			continue;
+		t->nclaims++;
+		if (!c->allocated)
+			t->npending++;
+	}
+	for (i = 0; i < s->pools.n; i++) {
+		t->ndevices += s->pools.v[i]->ndevices;
+		t->nallocated += s->pools.v[i]->nallocated;
+	}
+}
+
+/* Every view but the top one lets go of the snapshot; the top one
+   rebuilds. */
+static void
+invalidate_views(struct tui *t)
+{
+	struct tui_view	*top = tui_top(t);
+	int		 i;
+
+	for (i = 0; i < TUI_MAX_ROOTS; i++) {
+		if (t->roots[i] != NULL && t->roots[i] != top) {
+			t->roots[i]->type->update(t->roots[i], NULL);
+			t->roots[i]->gen = 0;
+		}
+	}
+	for (i = 0; i < t->depth; i++) {
+		if (t->stack[i] != top && !is_root(t, t->stack[i])) {
+			t->stack[i]->type->update(t->stack[i], NULL);
+			t->stack[i]->gen = 0;
+		}
+	}
+	if (top != NULL && t->snap != NULL) {
+		top->type->update(top, t->snap);
+		top->gen = t->gen;
+	}
+}
+
+void
+tui_set_snapshot(struct tui *t, struct kube_snapshot *s)
+{
+	struct kube_snapshot	*old = t->snap;
+
+	if (s == NULL)
+		return;
+	if (t->pending == s)
+		t->pending = NULL;
+	t->snap = s;
+	t->gen++;
+	invalidate_views(t);
+	kube_snapshot_free(old);
+	count_snapshot(t);
+}
+
+void
+tui_offer_snapshot(struct tui *t, struct kube_snapshot *s)
+{
+	if (s == NULL)
+		return;
+	if (t->snap != NULL && t->last_key_ms != 0 &&
+	    t->now_ms - t->last_key_ms < TUI_HOLD_MS) {
+		kube_snapshot_free(t->pending);
+		t->pending = s;
+		return;
+	}
+	kube_snapshot_free(t->pending);
+	t->pending = NULL;
+	tui_set_snapshot(t, s);
+}
+
+int
+tui_tick(struct tui *t, int64_t now_ms)
+{
+	t->now_ms = now_ms;
+	if (t->pending != NULL && now_ms - t->last_key_ms >= TUI_HOLD_MS) {
+		tui_set_snapshot(t, t->pending);
+		return TUI_REDRAW;
+	}
+	return 0;
+}
+
+void
+tui_resize(struct tui *t, int lines, int cols)
+{
+	t->lines = lines;
+	t->cols = cols;
+}
+
+void
+tui_prepare(struct tui *t)
+{
+	struct tui_view	*v = tui_top(t);
+	int		 h = t->lines - TUI_HEAD_LINES - TUI_FOOT_LINES;
+
+	if (v == NULL)
+		return;
+	if (v->gen != t->gen && t->snap != NULL) {
+		v->type->update(v, t->snap);
+		v->gen = t->gen;
+	}
+	if (v->type->layout != NULL)
+		v->type->layout(v, h > 1 ? h : 1, t->cols);
+}
+
+const struct dra_gpu_map *
+tui_plan_map(struct tui *t)
+{
+	struct dra_err	err;
+
+	if (t->plan_map != NULL)
+		return t->plan_map;
+	if (t->opts.plan == NULL) {
+		snprintf(t->plan_err, sizeof t->plan_err, "no plan: start "
+		    "with --plan FILE (a document of kubectl dra plan -o "
+		    "yaml)");
+		return NULL;
+	}
+	dra_err_clear(&err);
+	t->plan_map = dra_gpu_map_plan(t->opts.plan, &err);
+	if (t->plan_map == NULL)
+		snprintf(t->plan_err, sizeof t->plan_err, "%.200s: %.900s",
+		    t->opts.plan_file != NULL ? t->opts.plan_file : "plan",
+		    err.msg);
+	return t->plan_map;
+}
+
+/* ---- commands --------------------------------------------------------- */
+
+static int
+cmd_namespace(struct tui *t, const char *arg)
+{
+	struct dra_err	err;
+	const char	*ns = arg;
+
+	if (arg == NULL || strcmp(arg, "-") == 0 || strcmp(arg, "all") == 0 ||
+	    strcmp(arg, "*") == 0 || strcmp(arg, "-A") == 0)
+		ns = NULL;
+	if (t->src != NULL && t->src->set_namespace != NULL) {
+		dra_err_clear(&err);
+		if (t->src->set_namespace(t->src->arg, ns, &err) != KUBE_OK) {
+			tui_status(t, 1, "namespace: %s", err.msg);
+			return TUI_REDRAW;
+		}
+	}
+	snprintf(t->ns, sizeof t->ns, "%s", ns != NULL ? ns : "");
+	t->gen++;
+	invalidate_views(t);
+	count_snapshot(t);
+	tui_status(t, 0, "namespace: %s", ns != NULL ? ns :
+	    "all namespaces");
+	return TUI_REDRAW | (t->src != NULL && t->src->set_namespace != NULL ?
+	    TUI_REFRESH : 0);
+}
+
+static int
+cmd_context(struct tui *t, const char *arg)
+{
+	struct tui_view	*v;
+	struct dra_err	 err;
+
+	if (t->src == NULL || t->src->contexts == NULL) {
+		tui_status(t, 1, "contexts: not available when reading a "
+		    "file (--from)");
+		return TUI_REDRAW;
+	}
+	if (arg == NULL) {
+		v = tui_view_new(t, &tui_view_contexts, NULL);
+		if (v != NULL)
+			tui_push(t, v);
+		return TUI_REDRAW;
+	}
+	if (t->src->set_context == NULL) {
+		tui_status(t, 1, "contexts: switching is not available");
+		return TUI_REDRAW;
+	}
+	dra_err_clear(&err);
+	if (t->src->set_context(t->src->arg, arg, &err) != KUBE_OK) {
+		tui_status(t, 1, "context %s: %s", arg, err.msg);
+		return TUI_REDRAW;
+	}
+	tui_status(t, 0, "context: %s", arg);
+	return TUI_REDRAW | TUI_REFRESH;
+}
+
+static int
+cmd_why(struct tui *t, const char *arg)
+{
+	struct tui_detail_arg	 a;
+	const struct kube_claim	*c = NULL;
+	const char		*slash, *name, *ns;
+	char			 nsbuf[254];
+	size_t			 i, n = 0;
+	int			 pod;
+
+	if (arg == NULL || (slash = strchr(arg, '/')) == NULL) {
+		tui_status(t, 1, "why: name claim/NAME or pod/NAME");
+		return TUI_REDRAW;
+	}
+	if (strncasecmp(arg, "pod/", 4) == 0 || strncasecmp(arg, "po/", 3) ==
+	    0 || strncasecmp(arg, "pods/", 5) == 0)
+		pod = 1;
+	else if (strncasecmp(arg, "claim/", 6) == 0 ||
+	    strncasecmp(arg, "claims/", 7) == 0 ||
+	    strncasecmp(arg, "resourceclaim/", 14) == 0)
+		pod = 0;
+	else {
+		tui_status(t, 1, "why: name claim/NAME or pod/NAME");
+		return TUI_REDRAW;
+	}
+	name = slash + 1;
+	ns = tui_namespace(t);
+	/* claim/NS/NAME */
+	if ((slash = strchr(name, '/')) != NULL) {
+		snprintf(nsbuf, sizeof nsbuf, "%.*s", (int)(slash - name),
+		    name);
+		ns = nsbuf;
+		name = slash + 1;
+	}
+	if (t->snap == NULL) {
+		tui_status(t, 1, "why: no data yet");
+		return TUI_REDRAW;
+	}
+	if (ns == NULL) {
+		/* Every namespace: the name must be unique. */
+		for (i = 0; !pod && i < t->snap->claims.n; i++) {
+			if (strcmp(t->snap->claims.v[i]->meta.name, name) ==
+			    0) {
+				c = t->snap->claims.v[i];
+				n++;
+			}
+		}
+		for (i = 0; pod && i < t->snap->pods.n; i++) {
+			if (strcmp(t->snap->pods.v[i]->meta.name, name) == 0) {
+				ns = t->snap->pods.v[i]->meta.namespace;
+				n++;
+			}
+		}
+		if (c != NULL)
+			ns = c->meta.namespace;
+		if (n != 1) {
+			tui_status(t, 1, "why: %s \"%s\" %s; name it as "
+			    "%s/NAMESPACE/NAME or set :ns", pod ? "pod" :
+			    "claim", name, n == 0 ? "not found" : "is in "
+			    "several namespaces", pod ? "pod" : "claim");
+			return TUI_REDRAW;
+		}
+		snprintf(nsbuf, sizeof nsbuf, "%s", ns);
+		ns = nsbuf;
+	}
+	memset(&a, 0, sizeof a);
+	a.what = TUI_D_WHY;
+	a.kind = DRA_KIND_CLAIM;
+	a.ns = ns;
+	a.name = name;
+	a.pod = pod;
+	tui_open_detail(t, &a);
+	return TUI_REDRAW;
+}
+
+int
+tui_command(struct tui *t, const char *line)
+{
+	const struct tui_view_type	*vt;
+	char				 buf[256], *w[3], *p;
+	size_t				 n = 0, i, d, best = 0;
+	const char			*sugg = NULL;
+
+	snprintf(buf, sizeof buf, "%s", line);
+	p = buf;
+	while (n < 3) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0')
+			break;
+		w[n++] = p;
+		while (*p != '\0' && *p != ' ' && *p != '\t')
+			p++;
+		if (*p != '\0')
+			*p++ = '\0';
+	}
+	if (n == 0)
+		return TUI_REDRAW;
+	if (strcmp(w[0], "q") == 0 || strcmp(w[0], "q!") == 0 ||
+	    strcmp(w[0], "quit") == 0 || strcmp(w[0], "exit") == 0) {
+		t->quit = 1;
+		return TUI_QUIT;
+	}
+	if (strcmp(w[0], "ns") == 0 || strcmp(w[0], "namespace") == 0 ||
+	    strcmp(w[0], "namespaces") == 0)
+		return cmd_namespace(t, n > 1 ? w[1] : NULL);
+	if (strcmp(w[0], "ctx") == 0 || strcmp(w[0], "context") == 0 ||
+	    strcmp(w[0], "contexts") == 0)
+		return cmd_context(t, n > 1 ? w[1] : NULL);
+	if (strcmp(w[0], "why") == 0)
+		return cmd_why(t, n > 1 ? w[1] : NULL);
+	if (strcmp(w[0], "help") == 0 || strcmp(w[0], "?") == 0)
+		return global_action(t, TUI_A_HELP);
+	if (strcmp(w[0], "plan") == 0)
+		return global_action(t, TUI_A_PLAN);
+	if (strcmp(w[0], "-") == 0) {
+		if (t->last_root != NULL)
+			tui_set_root(t, t->last_root);
+		return TUI_REDRAW;
+	}
+	vt = tui_view_find(w[0]);
+	if (vt != NULL) {
+		if (tui_set_root(t, vt) != 0)
+			return TUI_REDRAW;
+		/* ":claims team-a", ":claims /fred" (k9s). */
+		for (i = 1; i < n; i++) {
+			if (w[i][0] == '/') {
+				if (vt->filter != NULL) {
+					tui_prepare(t);
+					vt->filter(tui_top(t), w[i] + 1);
+				}
+			} else
+				cmd_namespace(t, w[i]);
+		}
+		return TUI_REDRAW;
+	}
+	/* The closest word, for the message. */
+	for (i = 0; tui_root_views[i] != NULL; i++) {
+		d = dra_strdist(w[0], tui_root_views[i]->name, 1);
+		if (d <= 2 && (sugg == NULL || d < best)) {
+			sugg = tui_root_views[i]->name;
+			best = d;
+		}
+	}
+	for (i = 0; i < NCOMMANDS; i++) {
+		d = dra_strdist(w[0], commands[i].word, 1);
+		if (d <= 1 && (sugg == NULL || d < best)) {
+			sugg = commands[i].word;
+			best = d;
+		}
+	}
+	if (sugg != NULL)
+		tui_status(t, 1, "unknown command \":%s\"; did you mean "
+		    "\":%s\"?", w[0], sugg);
+	else
+		tui_status(t, 1, "unknown command \":%s\" (? lists them)",
+		    w[0]);
+	return TUI_REDRAW;
+}
+
+/* Add word to the candidates when it starts with prefix. */
+static void
+candidate(const char *word, const char *prefix, const char **cand,
+    size_t *n, size_t max)
+{
+	size_t	i;
+
+	if (strncmp(word, prefix, strlen(prefix)) != 0)
+		return;
+	for (i = 0; i < *n; i++) {
+		if (strcmp(cand[i], word) == 0)
+			return;
+	}
+	if (*n < max)
+		cand[(*n)++] = word;
+}
+
+int
+tui_complete(struct tui *t, char *line, size_t len)
+{
+	const char	*cand[64], **names = NULL, *cur = NULL, *prefix;
+	struct dra_err	 err;
+	char		 head[256];
+	size_t		 n = 0, i, lcp, hl = 0, o;
+	char		*sp;
+
+	t->hint[0] = '\0';
+	sp = strchr(line, ' ');
+	if (sp == NULL) {
+		prefix = line;
+		for (i = 0; tui_root_views[i] != NULL; i++)
+			candidate(tui_root_views[i]->name, prefix, cand, &n,
+			    64);
+		for (i = 0; i < NCOMMANDS; i++)
+			candidate(commands[i].word, prefix, cand, &n, 64);
+	} else {
+		hl = (size_t)(sp - line) + 1;
+		while (line[hl] == ' ')
+			hl++;
+		prefix = line + hl;
+		snprintf(head, sizeof head, "%.*s", (int)(sp - line), line);
+		if (strcmp(head, "ns") == 0 && t->snap != NULL) {
+			for (i = 0; i < t->snap->namespaces.n; i++)
+				candidate(t->snap->namespaces.v[i]->meta.name,
+				    prefix, cand, &n, 64);
+			for (i = 0; i < t->snap->claims.n; i++)
+				candidate(t->snap->claims.v[i]->meta.namespace,
+				    prefix, cand, &n, 64);
+		} else if (strcmp(head, "ctx") == 0 && t->src != NULL &&
+		    t->src->contexts != NULL) {
+			dra_err_clear(&err);
+			if (t->src->contexts(t->src->arg, &names, &cur,
+			    &err) == KUBE_OK && names != NULL) {
+				for (i = 0; names[i] != NULL; i++)
+					candidate(names[i], prefix, cand, &n,
+					    64);
+			}
+		}
+	}
+	if (n == 0) {
+		free(names);
+		return 0;
+	}
+	lcp = strlen(cand[0]);
+	for (i = 1; i < n; i++) {
+		size_t	j = 0;
+
+		while (j < lcp && cand[i][j] == cand[0][j])
+			j++;
+		lcp = j;
+	}
+	if (lcp > strlen(prefix) || n == 1) {
+		o = (size_t)(prefix - line);
+		snprintf(line + o, len > o ? len - o : 0, "%.*s%s", (int)lcp,
+		    cand[0], n == 1 ? " " : "");
+	}
+	if (n > 1) {
+		o = 0;
+		for (i = 0; i < n && o + 1 < sizeof t->hint; i++) {
+			snprintf(t->hint + o, sizeof t->hint - o, "%s%s",
+			    i > 0 ? " " : "", cand[i]);
+			o = strlen(t->hint);
+		}
+	}
+	free(names);
+	return (int)n;
+}
+
+/* ---- help ------------------------------------------------------------- */
+
+char *
+tui_help_text(const struct tui *t)
+{
+	struct dra_buf			 b;
+	const struct tui_view_type	*vt;
+	char				 chunk[4096];
+	size_t				 i, j;
+
+	(void)t;
+	dra_buf_init(&b, 0);
+	dra_buf_adds(&b, "kubectl dra ui: the cluster's DRA devices, claims "
+	    "and GPUs, live.\n\n");
+	tui_key_help(tui_global_keys, "Keys everywhere", chunk, sizeof chunk);
+	dra_buf_adds(&b, chunk);
+	tui_key_help(tui_move_keys, "\nMoving", chunk, sizeof chunk);
+	dra_buf_adds(&b, chunk);
+	tui_key_help(tui_list_keys, "\nLists (claims, devices, pools, ...)",
+	    chunk, sizeof chunk);
+	dra_buf_adds(&b, chunk);
+	tui_key_help(tui_gpu_keys, "\nGPU map (gpus)", chunk, sizeof chunk);
+	dra_buf_adds(&b, chunk);
+	tui_key_help(tui_text_keys, "\nText views (describe, YAML, why, "
+	    "help)", chunk, sizeof chunk);
+	dra_buf_adds(&b, chunk);
+	dra_buf_adds(&b, "\nPrompts (: and /)\n"
+	    "  Enter                  run the command, keep the filter\n"
+	    "  Esc                    cancel\n"
+	    "  Tab                    complete a view, command, namespace "
+	    "or context\n"
+	    "  ctrl-u, ctrl-w         erase the line, the last word\n");
+	dra_buf_adds(&b, "\nViews (:NAME, or Tab to cycle)\n");
+	for (i = 0; tui_root_views[i] != NULL; i++) {
+		vt = tui_root_views[i];
+		dra_buf_addf(&b, "  :%-21s", vt->name);
+		for (j = 0; vt->aliases != NULL && vt->aliases[j] != NULL;
+		    j++)
+			dra_buf_addf(&b, "%s:%s", j > 0 ? ", " : "also ",
+			    vt->aliases[j]);
+		dra_buf_adds(&b, "\n");
+	}
+	dra_buf_adds(&b, "\nCommands\n");
+	for (i = 0; i < NCOMMANDS; i++) {
+		snprintf(chunk, sizeof chunk, ":%s %s", commands[i].word,
+		    commands[i].args);
+		dra_buf_addf(&b, "  %-22s %s\n", chunk, commands[i].help);
+	}
+	dra_buf_adds(&b, "\nColours: utilization green below the 80% target, "
+	    "yellow to the 95%\nceiling, red above; GPU partitions coloured "
+	    "by the claim's namespace.\n");
+	return dra_buf_take(&b);
+}
+
+/* ---- keys ------------------------------------------------------------- */
+
+static int
+global_action(struct tui *t, enum tui_action a)
+{
+	struct tui_view			*v = tui_top(t), *nv;
+	struct tui_detail_arg		 da;
+	char				*help, tb[64];
+	int				 i, n;
+
+	switch (a) {
+	case TUI_A_QUIT:
+		if (t->depth > 1) {
+			pop_view(t);
+			return TUI_REDRAW;
+		}
+		t->quit = 1;
+		return TUI_QUIT;
+	case TUI_A_QUIT_NOW:
+		t->quit = 1;
+		return TUI_QUIT;
+	case TUI_A_BACK:
+		if (v != NULL && v->filter[0] != '\0' &&
+		    v->type->filter != NULL) {
+			v->type->filter(v, "");
+			v->filter[0] = '\0';
+			return TUI_REDRAW;
+		}
+		if (t->depth > 1)
+			pop_view(t);
+		return TUI_REDRAW;
+	case TUI_A_COMMAND:
+		t->mode = TUI_MODE_COMMAND;
+		t->prompt[0] = '\0';
+		t->plen = 0;
+		t->hint[0] = '\0';
+		return TUI_REDRAW;
+	case TUI_A_FILTER:
+		if (v == NULL || v->type->filter == NULL) {
+			tui_status(t, 1, "this view has no filter");
+			return TUI_REDRAW;
+		}
+		t->mode = TUI_MODE_FILTER;
+		snprintf(t->saved_filter, sizeof t->saved_filter, "%s",
+		    v->filter);
+		snprintf(t->prompt, sizeof t->prompt, "%s", v->filter);
+		t->plen = strlen(t->prompt);
+		return TUI_REDRAW;
+	case TUI_A_HELP:
+		if (v != NULL && v->type == &tui_view_text) {
+			v->type->title(v, tb, sizeof tb);
+			if (strcmp(tb, "help") == 0)
+				return 0;
+		}
+		help = tui_help_text(t);
+		memset(&da, 0, sizeof da);
+		da.what = TUI_D_HELP;
+		da.text = help;
+		da.title = "help";
+		tui_open_detail(t, &da);
+		free(help);
+		return TUI_REDRAW;
+	case TUI_A_REFRESH:
+		tui_status(t, 0, "refreshing");
+		return TUI_REDRAW | TUI_REFRESH;
+	case TUI_A_REDRAW:
+		return TUI_REDRAW;
+	case TUI_A_NEXT_VIEW:
+	case TUI_A_PREV_VIEW:
+		for (n = 0; tui_root_views[n] != NULL; n++)
+			;
+		i = root_index(t->stack[0]->type);
+		i = a == TUI_A_NEXT_VIEW ? (i + 1) % n : (i + n - 1) % n;
+		tui_set_root(t, tui_root_views[i]);
+		return TUI_REDRAW;
+	case TUI_A_PLAN:
+		if (t->opts.plan == NULL) {
+			tui_status(t, 1, "no plan: start with --plan FILE (a "
+			    "document of kubectl dra plan -o yaml)");
+			return TUI_REDRAW;
+		}
+		if (v != NULL && v->type == &tui_view_plan)
+			return 0;
+		nv = tui_view_new(t, &tui_view_plan, NULL);
+		if (nv != NULL)
+			tui_push(t, nv);
+		return TUI_REDRAW;
+	default:
+		return TUI_UNHANDLED;
+	}
+}
+
+/* Leave prompt mode; keep says whether the line is used. */
+static void
+prompt_done(struct tui *t, int keep)
+{
+	struct tui_view	*v = tui_top(t);
+	enum tui_mode	 mode = t->mode;
+	char		 line[256];
+
+	t->mode = TUI_MODE_NORMAL;
+	t->hint[0] = '\0';
+	snprintf(line, sizeof line, "%s", t->prompt);
+	if (mode == TUI_MODE_FILTER && v != NULL) {
+		if (!keep) {
+			v->type->filter(v, t->saved_filter);
+			snprintf(v->filter, sizeof v->filter, "%s",
+			    t->saved_filter);
+		}
+		return;
+	}
+	if (mode == TUI_MODE_COMMAND && keep)
+		tui_command(t, line);
+}
+
+static int
+prompt_key(struct tui *t, int key)
+{
+	struct tui_view	*v = tui_top(t);
+
+	switch (key) {
+	case TUI_KEY_ESC:
+		prompt_done(t, 0);
+		return TUI_REDRAW;
+	case '\r':
+	case '\n':
+	case KEY_ENTER:
+		prompt_done(t, 1);
+		return t->quit ? TUI_QUIT : TUI_REDRAW;
+	case KEY_BACKSPACE:
+	case 127:
+	case TUI_CTRL('h'):
+		if (t->plen == 0) {
+			prompt_done(t, 0);
+			return TUI_REDRAW;
+		}
+		/* One UTF-8 character. */
+		do {
+			t->plen--;
+		} while (t->plen > 0 &&
+		    ((unsigned char)t->prompt[t->plen] & 0xc0) == 0x80);
+		t->prompt[t->plen] = '\0';
+		break;
+	case TUI_CTRL('u'):
+		t->plen = 0;
+		t->prompt[0] = '\0';
+		break;
+	case TUI_CTRL('w'):
+		while (t->plen > 0 && t->prompt[t->plen - 1] == ' ')
+			t->plen--;
+		while (t->plen > 0 && t->prompt[t->plen - 1] != ' ')
+			t->plen--;
+		t->prompt[t->plen] = '\0';
+		break;
+	case '\t':
+		if (t->mode == TUI_MODE_COMMAND) {
+			tui_complete(t, t->prompt, sizeof t->prompt);
+			t->plen = strlen(t->prompt);
+		}
+		return TUI_REDRAW;
+	case TUI_CTRL('c'):
+		t->quit = 1;
+		return TUI_QUIT;
+	default:
+		if (key < ' ' || key > 0xff || key == 127)
+			return 0;
+		if (t->plen + 1 >= sizeof t->prompt)
+			return 0;
+		t->prompt[t->plen++] = (char)key;
+		t->prompt[t->plen] = '\0';
+		break;
+	}
+	t->hint[0] = '\0';
+	/* The filter follows the typing (k9s). */
+	if (t->mode == TUI_MODE_FILTER && v != NULL) {
+		snprintf(v->filter, sizeof v->filter, "%s", t->prompt);
+		v->type->filter(v, t->prompt);
+	}
+	return TUI_REDRAW;
+}
+
+int
+tui_key(struct tui *t, int key)
+{
+	struct tui_view	*v = tui_top(t);
+	enum tui_action	 a;
+	int		 r;
+
+	t->last_key_ms = t->now_ms != 0 ? t->now_ms : 1;
+	if (t->mode != TUI_MODE_NORMAL)
+		return prompt_key(t, key);
+	t->status[0] = '\0';
+	t->status_err = 0;
+	if (v == NULL)
+		return 0;
+	/* The model must be current before a key acts on it. */
+	tui_prepare(t);
+	a = tui_key_lookup(v->type->keys, key);
+	if (a != TUI_A_NONE) {
+		r = v->type->key(v, a, key);
+		if (!(r & TUI_UNHANDLED))
+			return r;
+	}
+	a = tui_key_lookup(tui_move_keys, key);
+	if (a != TUI_A_NONE) {
+		r = v->type->key(v, a, key);
+		if (!(r & TUI_UNHANDLED))
+			return r;
+	}
+	a = tui_key_lookup(tui_global_keys, key);
+	if (a != TUI_A_NONE) {
+		r = global_action(t, a);
+		if (!(r & TUI_UNHANDLED))
+			return r;
+	}
+	return v->type->key(v, TUI_A_NONE, key) & ~TUI_UNHANDLED;
+}
+
+/* ---- drawing ---------------------------------------------------------- */
+
+static void
+draw_header(struct tui *t)
+{
+	char		 left[512], right[80], ind[64];
+	enum tui_colour	 ic;
+	int64_t		 age;
+	int		 rw, lw;
+
+	if (!t->have_st)
+		snprintf(ind, sizeof ind, " ");
+	if (t->have_st && t->st.live) {
+		if (t->st.stale) {
+			age = t->st.updated > 0 ? (int64_t)time(NULL) -
+			    t->st.updated : 0;
+			snprintf(ind, sizeof ind, "STALE %llds",
+			    (long long)(age > 0 ? age : 0));
+			ic = TUI_C_STALE;
+		} else {
+			snprintf(ind, sizeof ind, "LIVE");
+			ic = TUI_C_LIVE;
+		}
+	} else {
+		snprintf(ind, sizeof ind, "OFFLINE file");
+		ic = TUI_C_OFFLINE;
+	}
+
+	/* Line 0: where, and the live indicator on the right. */
+	move(0, 0);
+	attrset(tui_attr(TUI_C_HEADER));
+	snprintf(left, sizeof left, " %s %s", t->have_st && t->st.live ?
+	    "Context:" : "File:", t->have_st ? t->st.where :
+	    (t->snap != NULL && t->snap->source != NULL ? t->snap->source :
+	    "-"));
+	snprintf(right, sizeof right, " %s ", ind);
+	rw = tui_strwidth(right);
+	lw = t->cols - rw;
+	tui_addfit(stdscr, left, lw > 0 ? lw : 0, 1, 0);
+	attrset(tui_attr(ic));
+	tui_addfit(stdscr, right, rw, 1, 0);
+
+	/* Line 1: namespace and counts. */
+	move(1, 0);
+	attrset(tui_attr(TUI_C_HEADER));
+	snprintf(left, sizeof left, " Namespace: %s   Claims: %zu (%zu "
+	    "pending)   Devices: %zu (%zu allocated)", t->ns[0] != '\0' ?
+	    t->ns : "all", t->nclaims, t->npending, t->ndevices,
+	    t->nallocated);
+	snprintf(right, sizeof right, "?:help ::cmd /:filter q:quit ");
+	rw = tui_strwidth(right);
+	lw = t->cols - rw;
+	if (lw < tui_strwidth(left)) {
+		lw = t->cols;
+		rw = 0;
+	}
+	tui_addfit(stdscr, left, lw, 1, 0);
+	if (rw > 0) {
+		attrset(tui_attr(TUI_C_DIM));
+		tui_addfit(stdscr, right, rw, 1, 1);
+	}
+	attrset(tui_attr(TUI_C_NORMAL));
+}
+
+static void
+draw_title(struct tui *t, struct tui_view *v)
+{
+	char	title[512], full[800];
+	int	w, x, i;
+
+	v->type->title(v, title, sizeof title);
+	if (v->filter[0] != '\0' && v->type != &tui_view_text)
+		snprintf(full, sizeof full, " %s </%s> ", title, v->filter);
+	else if (v->filter[0] != '\0')
+		snprintf(full, sizeof full, " %s [/%s] ", title, v->filter);
+	else
+		snprintf(full, sizeof full, " %s ", title);
+	w = tui_strwidth(full);
+	if (w > t->cols)
+		w = t->cols;
+	x = (t->cols - w) / 2;
+	move(2, 0);
+	attrset(tui_attr(TUI_C_HEADER));
+	for (i = 0; i < t->cols; i++)
+		addch(ACS_HLINE);
+	move(2, x);
+	attrset(tui_attr(TUI_C_TITLE));
+	tui_addfit(stdscr, full, w, 0, 0);
+	attrset(tui_attr(TUI_C_NORMAL));
+}
+
+static void
+draw_footer(struct tui *t)
+{
+	const struct tui_glyphs	*g = tui_glyphs();
+	struct tui_view		*v;
+	char			 crumb[128], line[600];
+	int			 i, x = 0, y = t->lines - 2, w, hw;
+
+	/* Breadcrumbs. */
+	move(y, 0);
+	attrset(tui_attr(TUI_C_NORMAL));
+	clrtoeol();
+	for (i = 0; i < t->depth && x < t->cols; i++) {
+		v = t->stack[i];
+		v->type->title(v, line, sizeof line);
+		line[strcspn(line, "([ ")] = '\0';
+		snprintf(crumb, sizeof crumb, " %.100s ", line);
+		w = tui_strwidth(crumb);
+		if (x + w > t->cols)
+			w = t->cols - x;
+		move(y, x);
+		attrset(tui_attr(i == t->depth - 1 ? TUI_C_CRUMBTOP :
+		    TUI_C_CRUMB));
+		tui_addfit(stdscr, crumb, w, 0, 0);
+		x += w;
+		if (i + 1 < t->depth && x + 3 < t->cols) {
+			attrset(tui_attr(TUI_C_DIM));
+			snprintf(crumb, sizeof crumb, " %s ", g->sep);
+			x += tui_addfit(stdscr, crumb, 3, 0, 0);
+		}
+	}
+
+	/* Status or prompt. */
+	y = t->lines - 1;
+	move(y, 0);
+	attrset(tui_attr(TUI_C_NORMAL));
+	clrtoeol();
+	if (t->mode != TUI_MODE_NORMAL) {
+		attrset(tui_attr(TUI_C_PROMPT));
+		snprintf(line, sizeof line, "%c%s", t->mode ==
+		    TUI_MODE_COMMAND ? ':' : '/', t->prompt);
+		w = tui_strwidth(line);
+		hw = t->hint[0] != '\0' ? t->cols - w - 3 : 0;
+		if (hw < 10)
+			hw = 0;
+		move(y, 0);
+		tui_addfit(stdscr, line, t->cols - (hw > 0 ? hw + 2 : 1), 0,
+		    0);
+		attrset(tui_attr(TUI_C_SELECTED));
+		addch(' ');
+		if (hw > 0) {
+			attrset(tui_attr(TUI_C_DIM));
+			move(y, t->cols - hw);
+			tui_addfit(stdscr, t->hint, hw, 0, 0);
+		}
+	} else if (t->status[0] != '\0') {
+		attrset(tui_attr(t->status_err ? TUI_C_ERROR : TUI_C_NOTE));
+		tui_addfit(stdscr, t->status, t->cols, 0, 0);
+	} else if (t->have_st && t->st.note[0] != '\0') {
+		attrset(tui_attr(TUI_C_NOTE));
+		tui_addfit(stdscr, t->st.note, t->cols, 0, 0);
+	}
+	attrset(tui_attr(TUI_C_NORMAL));
+}
+
+void
+tui_draw(struct tui *t)
+{
+	struct tui_view	*v = tui_top(t);
+	char		 msg[128];
+	int		 h;
+
+	erase();
+	if (t->lines < TUI_MIN_LINES || t->cols < TUI_MIN_COLS) {
+		snprintf(msg, sizeof msg, "terminal too small: %dx%d, "
+		    "need %dx%d", t->cols, t->lines, TUI_MIN_COLS,
+		    TUI_MIN_LINES);
+		move(t->lines / 2, 0);
+		tui_addfit(stdscr, msg, t->cols, 0, 0);
+		refresh();
+		return;
+	}
+	draw_header(t);
+	if (v != NULL) {
+		draw_title(t, v);
+		h = t->lines - TUI_HEAD_LINES - TUI_FOOT_LINES;
+		if (t->snap == NULL) {
+			move(TUI_HEAD_LINES, 1);
+			addstr("waiting for data...");
+		} else
+			v->type->draw(v, TUI_HEAD_LINES, 0, h, t->cols);
+	}
+	draw_footer(t);
+	refresh();
+}

@@ -1,0 +1,451 @@
+/*
+ * view_gpus.c: the GPU view, the default one: the cluster's GPUs node
+ * by node, each a bar of its memory slices with its partitions and the
+ * claims holding them (views/gpus.h builds the map; gpubar.c draws
+ * it).
+ *
+ * A line is a node or a GPU; Up/Down move between lines, Left/Right
+ * between the partitions of the selected GPU, Enter describes the
+ * partition's claim (or its device).  The filter keeps the GPUs whose
+ * node, name, model, profiles or claims match, and the nodes that have
+ * one.  The selection is kept by node and GPU name across snapshots.
+ */
+#include "tui-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpus.h"
+#include "xmalloc.h"
+
+struct gpus_data {
+	struct dra_gpu_map	*map;		/* the snapshot's */
+	struct dra_gpu_map	 fmap;		/* the filter's: own node
+						   arrays, GPUs copied */
+	int			 filtered;
+	int			 re_ok;
+	regex_t			 re;
+	int			 inverse;
+	char			 ftext[256];
+	size_t			 sel;		/* line of the layout */
+	size_t			 top;
+	int			 height;
+	int			 selpart;	/* index into parts, or -1 */
+	char			 selkey[512];	/* "node\tgpu" */
+};
+
+static int	gpus_init(struct tui_view *, const void *);
+static void	gpus_free(struct tui_view *);
+static void	gpus_update(struct tui_view *, const struct kube_snapshot *);
+static void	gpus_draw(struct tui_view *, int, int, int, int);
+static int	gpus_key(struct tui_view *, enum tui_action, int);
+static char	*gpus_title(struct tui_view *, char *, size_t);
+static int	gpus_filter(struct tui_view *, const char *);
+static void	gpus_scroll(struct tui_view *, int, int);
+static int	gpus_click(struct tui_view *, int, int);
+static const struct dra_gpu_map *shown(const struct gpus_data *);
+static void	apply_filter(struct gpus_data *);
+static void	remember(struct gpus_data *);
+static void	restore(struct gpus_data *);
+
+static const char *const gpus_aliases[] = { "gpu", "map", NULL };
+
+const struct tui_view_type tui_view_gpus = {
+	"gpus", gpus_aliases, 1, 1, -1, tui_gpu_keys, gpus_init, gpus_free,
+	gpus_update, gpus_draw, gpus_key, gpus_title, gpus_filter,
+	gpus_scroll, gpus_click
+};
+
+static const struct dra_gpu_map *
+shown(const struct gpus_data *d)
+{
+	return d->filtered ? &d->fmap : d->map;
+}
+
+static int
+gpus_init(struct tui_view *v, const void *arg)
+{
+	struct gpus_data	*d;
+
+	(void)arg;
+	d = xcalloc(1, sizeof *d);
+	d->selpart = -1;
+	d->height = 1;
+	v->data = d;
+	return 0;
+}
+
+static void
+free_fmap(struct gpus_data *d)
+{
+	size_t	n;
+
+	for (n = 0; n < d->fmap.nnodes; n++)
+		free(d->fmap.nodes[n].gpus);
+	free(d->fmap.nodes);
+	memset(&d->fmap, 0, sizeof d->fmap);
+	d->filtered = 0;
+}
+
+static void
+gpus_free(struct tui_view *v)
+{
+	struct gpus_data	*d = v->data;
+
+	free_fmap(d);
+	dra_gpu_map_free(d->map);
+	if (d->re_ok)
+		regfree(&d->re);
+	free(d);
+}
+
+/* Whether GPU g of node matches the filter. */
+static int
+gpu_matches(const struct gpus_data *d, const char *node,
+    const struct dra_gpu *g)
+{
+	char	text[4096];
+	size_t	o, k;
+	int	m;
+
+	snprintf(text, sizeof text, "%s %s %s %s", node, g->name,
+	    g->model != NULL ? g->model : "", g->mode != NULL ? g->mode : "");
+	o = strlen(text);
+	for (k = 0; k < g->nparts && o + 1 < sizeof text; k++) {
+		snprintf(text + o, sizeof text - o, " %s %s",
+		    g->parts[k].profile != NULL ? g->parts[k].profile : "",
+		    g->parts[k].claim != NULL ? g->parts[k].claim : "");
+		o = strlen(text);
+	}
+	if (d->re_ok)
+		m = regexec(&d->re, text, 0, NULL, 0) == 0;
+	else
+		m = tui_strcasestr(text, d->ftext + d->inverse) != NULL;
+	return d->inverse ? !m : m;
+}
+
+static void
+apply_filter(struct gpus_data *d)
+{
+	const struct dra_gpu_node	*nd;
+	struct dra_gpu_node		*fn;
+	size_t				 n, k;
+
+	free_fmap(d);
+	if (d->ftext[d->inverse] == '\0' || d->map == NULL)
+		return;
+	d->filtered = 1;
+	d->fmap.nodes = xcalloc(d->map->nnodes > 0 ? d->map->nnodes : 1,
+	    sizeof *d->fmap.nodes);
+	for (n = 0; n < d->map->nnodes; n++) {
+		nd = &d->map->nodes[n];
+		fn = &d->fmap.nodes[d->fmap.nnodes];
+		*fn = *nd;
+		fn->gpus = xcalloc(nd->ngpus > 0 ? nd->ngpus : 1,
+		    sizeof *fn->gpus);
+		fn->ngpus = 0;
+		for (k = 0; k < nd->ngpus; k++) {
+			if (gpu_matches(d, nd->name, &nd->gpus[k]))
+				fn->gpus[fn->ngpus++] = nd->gpus[k];
+		}
+		if (fn->ngpus == 0) {
+			free(fn->gpus);
+			continue;
+		}
+		d->fmap.nnodes++;
+		d->fmap.ngpus += fn->ngpus;
+	}
+}
+
+static void
+remember(struct gpus_data *d)
+{
+	const struct dra_gpu	*g;
+	size_t			 n;
+
+	g = tui_gpumap_gpu(shown(d), d->sel, &n);
+	if (n >= (shown(d) != NULL ? shown(d)->nnodes : 0)) {
+		d->selkey[0] = '\0';
+		return;
+	}
+	snprintf(d->selkey, sizeof d->selkey, "%s\t%s",
+	    shown(d)->nodes[n].name, g != NULL ? g->name : "");
+}
+
+/* Find the remembered line again, keeping it on its screen line. */
+static void
+restore(struct gpus_data *d)
+{
+	const struct dra_gpu_map	*m = shown(d);
+	const struct dra_gpu		*g;
+	size_t				 l, total, n, off;
+	char				 key[512];
+
+	total = tui_gpumap_lines(m);
+	off = d->sel >= d->top ? d->sel - d->top : 0;
+	for (l = 0; l < total && d->selkey[0] != '\0'; l++) {
+		g = tui_gpumap_gpu(m, l, &n);
+		snprintf(key, sizeof key, "%s\t%s", m->nodes[n].name,
+		    g != NULL ? g->name : "");
+		if (strcmp(key, d->selkey) == 0) {
+			d->sel = l;
+			d->top = l >= off ? l - off : 0;
+			return;
+		}
+	}
+	if (d->sel >= total)
+		d->sel = total > 0 ? total - 1 : 0;
+	d->selpart = -1;
+}
+
+static void
+gpus_update(struct tui_view *v, const struct kube_snapshot *s)
+{
+	struct gpus_data	*d = v->data;
+	struct dra_err		 err;
+
+	free_fmap(d);
+	dra_gpu_map_free(d->map);
+	d->map = NULL;
+	if (s == NULL)
+		return;
+	dra_err_clear(&err);
+	d->map = dra_gpu_map(s, NULL, &err);
+	if (d->map == NULL) {
+		tui_status(v->tui, 1, "GPU map: %s", err.msg);
+		return;
+	}
+	if (d->map->nwarnings > 0)
+		tui_status(v->tui, 0, "GPU map: %s%s", d->map->warnings[0],
+		    d->map->nwarnings > 1 ? " (and more)" : "");
+	apply_filter(d);
+	restore(d);
+}
+
+static void
+gpus_scroll(struct tui_view *v, int h, int w)
+{
+	struct gpus_data	*d = v->data;
+	size_t			 total = tui_gpumap_lines(shown(d));
+
+	(void)w;
+	d->height = h > 0 ? h : 1;
+	if (d->sel >= total)
+		d->sel = total > 0 ? total - 1 : 0;
+	if (d->sel < d->top)
+		d->top = d->sel;
+	if (d->sel >= d->top + (size_t)d->height)
+		d->top = d->sel - (size_t)d->height + 1;
+	if (total <= (size_t)d->height)
+		d->top = 0;
+	else if (d->top + (size_t)d->height > total)
+		d->top = total - (size_t)d->height;
+}
+
+static int
+gpus_click(struct tui_view *v, int y, int x)
+{
+	struct gpus_data	*d = v->data;
+	size_t			 total = tui_gpumap_lines(shown(d));
+
+	(void)x;
+	if (d->top + (size_t)y >= total)
+		return 0;
+	if (d->sel != d->top + (size_t)y)
+		d->selpart = -1;
+	d->sel = d->top + (size_t)y;
+	remember(d);
+	return TUI_REDRAW;
+}
+
+static void
+gpus_draw(struct tui_view *v, int y, int x, int h, int w)
+{
+	struct gpus_data	*d = v->data;
+
+	tui_gpumap_draw(shown(d), y, x, h, w, d->top, (long)d->sel,
+	    d->selpart, tui_namespace(v->tui));
+}
+
+static char *
+gpus_title(struct tui_view *v, char *buf, size_t len)
+{
+	struct gpus_data		*d = v->data;
+	const struct dra_gpu_map	*m = shown(d);
+	const char			*ns = tui_namespace(v->tui);
+	char				 count[64];
+
+	if (m == NULL) {
+		snprintf(buf, len, "gpus");
+		return buf;
+	}
+	if (d->filtered)
+		snprintf(count, sizeof count, "%zu/%zu", m->ngpus,
+		    d->map->ngpus);
+	else
+		snprintf(count, sizeof count, "%zu", m->ngpus);
+	snprintf(buf, len, "gpus%s%s%s[%s] util %.0f%%, %zu of %zu "
+	    "partitions held", ns != NULL ? "(" : "", ns != NULL ? ns : "",
+	    ns != NULL ? ")" : "", count, d->map->util * 100,
+	    d->map->nallocated, d->map->nparts);
+	return buf;
+}
+
+static int
+gpus_filter(struct tui_view *v, const char *text)
+{
+	struct gpus_data	*d = v->data;
+
+	remember(d);
+	snprintf(v->filter, sizeof v->filter, "%s", text);
+	snprintf(d->ftext, sizeof d->ftext, "%s", text);
+	d->inverse = d->ftext[0] == '!';
+	if (d->re_ok)
+		regfree(&d->re);
+	d->re_ok = d->ftext[d->inverse] != '\0' && regcomp(&d->re,
+	    d->ftext + d->inverse, REG_EXTENDED | REG_ICASE | REG_NOSUB) == 0;
+	apply_filter(d);
+	restore(d);
+	return 0;
+}
+
+/* The parts of g in bar order, drawn ones only; returns how many. */
+static int
+bar_parts(const struct dra_gpu *g, int *parts)
+{
+	struct tui_bar_seg	segs[TUI_BAR_MAXSEGS];
+	int			n, i, np = 0;
+
+	n = tui_gpu_bar(g, 256, segs);
+	for (i = 0; i < n; i++) {
+		if (segs[i].part >= 0)
+			parts[np++] = segs[i].part;
+	}
+	return np;
+}
+
+/* Open the detail of the selection: the node, the claim or device. */
+static int
+open_selected(struct tui_view *v, enum tui_detail what)
+{
+	struct gpus_data		*d = v->data;
+	const struct dra_gpu_map	*m = shown(d);
+	const struct dra_gpu		*g;
+	const struct dra_gpu_part	*p = NULL;
+	struct tui_detail_arg		 a;
+	char				 buf[1024];
+	size_t				 n;
+	int				 parts[TUI_BAR_MAXSEGS], np;
+
+	if (m == NULL || tui_gpumap_lines(m) == 0)
+		return TUI_REDRAW;
+	g = tui_gpumap_gpu(m, d->sel, &n);
+	memset(&a, 0, sizeof a);
+	a.what = what;
+	if (g == NULL) {
+		if (what == TUI_D_WHY)
+			goto nowhy;
+		a.kind = DRA_KIND_NODE;
+		a.name = m->nodes[n].name;
+		tui_open_detail(v->tui, &a);
+		return TUI_REDRAW;
+	}
+	if (d->selpart >= 0 && (size_t)d->selpart < g->nparts)
+		p = &g->parts[d->selpart];
+	else if ((np = bar_parts(g, parts)) == 1)
+		p = &g->parts[parts[0]];
+	if (what == TUI_D_WHY)
+		goto nowhy;
+	if (p != NULL && p->claim_obj != NULL) {
+		a.kind = DRA_KIND_CLAIM;
+		a.ns = p->claim_obj->meta.namespace;
+		a.name = p->claim_obj->meta.name;
+	} else if (p != NULL && p->device_obj != NULL) {
+		a.kind = DRA_KIND_DEVICE;
+		snprintf(buf, sizeof buf, "%s/%s/%s",
+		    p->device_obj->slice->driver,
+		    p->device_obj->slice->pool_name, p->device_obj->name);
+		a.name = buf;
+	} else if (g->mode != NULL && strcmp(g->mode, "whole") == 0) {
+		a.kind = DRA_KIND_DEVICE;
+		snprintf(buf, sizeof buf, "%s/%s/%s", g->driver, g->pool,
+		    g->name);
+		a.name = buf;
+	} else {
+		tui_status(v->tui, 1, "select a partition with Left/Right "
+		    "(free slices have no object)");
+		return TUI_REDRAW;
+	}
+	tui_open_detail(v->tui, &a);
+	return TUI_REDRAW;
+nowhy:
+	tui_status(v->tui, 0, "partitions on the map are allocated: w "
+	    "explains pending claims in :claims (or :why claim/NAME)");
+	return TUI_REDRAW;
+}
+
+static int
+gpus_key(struct tui_view *v, enum tui_action a, int key)
+{
+	struct gpus_data		*d = v->data;
+	const struct dra_gpu_map	*m = shown(d);
+	const struct dra_gpu		*g;
+	size_t				 total = tui_gpumap_lines(m), old;
+	int				 parts[TUI_BAR_MAXSEGS], np, i, at;
+	long				 to;
+
+	(void)key;
+	old = d->sel;
+	switch (a) {
+	case TUI_A_UP:
+	case TUI_A_DOWN:
+	case TUI_A_PGUP:
+	case TUI_A_PGDN:
+		to = (long)d->sel + (a == TUI_A_UP ? -1 : a == TUI_A_DOWN ?
+		    1 : a == TUI_A_PGUP ? -(long)d->height : d->height);
+		if (to < 0)
+			to = 0;
+		if (total > 0 && to >= (long)total)
+			to = (long)total - 1;
+		d->sel = total > 0 ? (size_t)to : 0;
+		break;
+	case TUI_A_HOME:
+		d->sel = 0;
+		break;
+	case TUI_A_END:
+		d->sel = total > 0 ? total - 1 : 0;
+		break;
+	case TUI_A_LEFT:
+	case TUI_A_RIGHT:
+		g = tui_gpumap_gpu(m, d->sel, NULL);
+		if (g == NULL)
+			return TUI_REDRAW;
+		np = bar_parts(g, parts);
+		if (np == 0)
+			return TUI_REDRAW;
+		for (at = -1, i = 0; i < np; i++) {
+			if (parts[i] == d->selpart)
+				at = i;
+		}
+		if (at < 0)
+			at = a == TUI_A_RIGHT ? 0 : np - 1;
+		else if (a == TUI_A_RIGHT)
+			at = at + 1 < np ? at + 1 : at;
+		else
+			at = at > 0 ? at - 1 : 0;
+		d->selpart = parts[at];
+		return TUI_REDRAW;
+	case TUI_A_DESCRIBE:
+		return open_selected(v, TUI_D_DESCRIBE);
+	case TUI_A_YAML:
+		return open_selected(v, TUI_D_YAML);
+	case TUI_A_WHY:
+		return open_selected(v, TUI_D_WHY);
+	default:
+		return TUI_UNHANDLED;
+	}
+	if (d->sel != old)
+		d->selpart = -1;
+	remember(d);
+	return TUI_REDRAW;
+}
