@@ -124,7 +124,7 @@ struct dra_gpu {
 
 struct dra_gpu_node {
 	const char		*name;
-	struct dra_gpu		*gpus;		/* by device name, natural order */
+	struct dra_gpu		*gpus;		/* by name, natural order */
 	size_t			 ngpus;
 	double			 util;		/* mean over its GPUs */
 };

@@ -100,8 +100,8 @@ dyn_node(struct dra_buf *b, const char *node, int ngpus, int tainted)
 		dra_buf_addf(b, "  - name: gpu-%d-counter-set\n"
 		    "    counters:\n", g);
 		for (i = 0; i < 8; i++)
-			dra_buf_addf(b, "      memory-slice-%d: {value: \"1\"}\n",
-			    i);
+			dra_buf_addf(b, "      memory-slice-%d: "
+			    "{value: \"1\"}\n", i);
 	}
 	dra_buf_addf(b, "---\napiVersion: resource.k8s.io/v1\n"
 	    "kind: ResourceSlice\nmetadata: {name: %s-devices}\nspec:\n"
@@ -883,7 +883,8 @@ test_plan(void **state)
 						snprintf(want, sizeof want,
 						    "%s/%s", get(o,
 						    "namespace")->valuestring,
-						    get(o, "claim")->valuestring);
+						    get(o,
+						    "claim")->valuestring);
 						nrunning++;
 					} else {
 						assert_int_equal(p->state,
