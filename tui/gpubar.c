@@ -306,7 +306,7 @@ tui_gpumap_draw(const struct dra_gpu_map *map, int y, int x, int h, int w,
 	const struct dra_gpu		*g;
 	char				 line[512];
 	size_t				 total, l, n, k;
-	int				 namew = 4, modelw = 0, row, mw;
+	int				 namew = 4, modelw = 0, row, mw, used;
 
 	total = tui_gpumap_lines(map);
 	if (map == NULL || total == 0) {
@@ -346,18 +346,15 @@ tui_gpumap_draw(const struct dra_gpu_map *map, int y, int x, int h, int w,
 		move(y + row, x);
 		attrset(tui_attr((long)l == sel ? TUI_C_SELECTED :
 		    TUI_C_HEADVAL));
-		snprintf(line, sizeof line, "%s", nd->name);
-		tui_addfit(stdscr, line, w / 2, 0, 0);
+		used = tui_addfit(stdscr, nd->name, w / 2, 0, 0);
 		attrset(tui_attr((long)l == sel ? TUI_C_SELECTED :
 		    TUI_C_NORMAL));
 		snprintf(line, sizeof line, "  %zu GPU%s  util ", nd->ngpus,
 		    nd->ngpus == 1 ? "" : "s");
-		tui_addfit(stdscr, line, w - getcurx(stdscr) + x > 0 ?
-		    w - getcurx(stdscr) + x : 0, 0, 0);
+		used += tui_addfit(stdscr, line, w - used, 0, 0);
 		attrset(tui_attr(tui_util_colour(nd->util)));
 		snprintf(line, sizeof line, "%.0f%%", nd->util * 100);
-		tui_addfit(stdscr, line, w - getcurx(stdscr) + x > 0 ?
-		    w - getcurx(stdscr) + x : 0, 0, 0);
+		tui_addfit(stdscr, line, w - used, 0, 0);
 		attrset(tui_attr(TUI_C_NORMAL));
 	}
 	return total;

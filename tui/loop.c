@@ -11,17 +11,31 @@
  * through tui_offer_snapshot, which holds them back while keys are
  * coming (TUI_HOLD_MS) so rows do not move under the cursor.  The
  * screen is drawn only when something changed.
+ *
+ * ctrl-c (SIGINT), SIGTERM and SIGHUP end the loop like q, so the
+ * terminal is always restored and stderr replayed.
  */
 #include "tui-int.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static int	poll_source(struct tui *, int);
 static int	mouse_event(struct tui *);
+static void	on_signal(int);
+
+/* SIGINT, SIGTERM or SIGHUP came: leave the screen as a quit does. */
+static volatile sig_atomic_t	quit_signal;
+
+static void
+on_signal(int sig)
+{
+	quit_signal = sig;
+}
 
 /*
  * Ask the source for news.  first: before the screen is open (the
@@ -98,6 +112,7 @@ tui_run(const struct tui_opts *opts, struct tui_source *src,
 	struct tui		*t;
 	struct tui_screen	 scr;
 	struct pollfd		 pfd[2];
+	struct sigaction	 sa, old_int, old_term, old_hup;
 	int64_t			 now, next_tick, wait;
 	unsigned		 tick = opts->tick_ms != 0 ? opts->tick_ms : 1000;
 	int			 dirty = 1, sfd, n, r, ch, flags, clear = 0;
@@ -112,8 +127,16 @@ tui_run(const struct tui_opts *opts, struct tui_source *src,
 		return err->code;
 	}
 	tui_resize(t, LINES, COLS);
+	/* No SA_RESTART: poll() returns at once. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	quit_signal = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
 	next_tick = tui_now_ms() + tick;
-	while (!t->quit) {
+	while (!t->quit && !quit_signal) {
 		if (dirty) {
 			if (clear) {
 				clearok(curscr, TRUE);
@@ -146,6 +169,8 @@ tui_run(const struct tui_opts *opts, struct tui_source *src,
 			dirty = 1;
 		}
 		t->now_ms = now = tui_now_ms();
+		if (quit_signal)
+			break;
 		if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
 			break;		/* the terminal went away */
 
@@ -185,6 +210,9 @@ tui_run(const struct tui_opts *opts, struct tui_source *src,
 		dirty |= tui_tick(t, now);
 	}
 	tui_screen_close(&scr);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	tui_free(t);
 	return KUBE_OK;
 }

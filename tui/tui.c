@@ -743,7 +743,7 @@ tui_help_text(const struct tui *t)
 	size_t				 i, j;
 
 	(void)t;
-	dra_buf_init(&b, 0);
+	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
 	dra_buf_adds(&b, "kubectl dra ui: the cluster's DRA devices, claims "
 	    "and GPUs, live.\n\n");
 	tui_key_help(tui_global_keys, "Keys everywhere", chunk, sizeof chunk);
@@ -906,6 +906,8 @@ prompt_key(struct tui *t, int key)
 {
 	struct tui_view	*v = tui_top(t);
 
+	t->status[0] = '\0';
+	t->status_err = 0;
 	switch (key) {
 	case TUI_KEY_ESC:
 		prompt_done(t, 0);
@@ -1100,6 +1102,7 @@ draw_footer(struct tui *t)
 {
 	const struct tui_glyphs	*g = tui_glyphs();
 	struct tui_view		*v;
+	const char		*hint;
 	char			 crumb[128], line[600];
 	int			 i, x = 0, y = t->lines - 2, w, hw;
 
@@ -1133,11 +1136,16 @@ draw_footer(struct tui *t)
 	attrset(tui_attr(TUI_C_NORMAL));
 	clrtoeol();
 	if (t->mode != TUI_MODE_NORMAL) {
+		/* The prompt, and on the right the completion candidates
+		   or what the filter said. */
+		hint = t->hint[0] != '\0' ? t->hint : t->status;
 		attrset(tui_attr(TUI_C_PROMPT));
 		snprintf(line, sizeof line, "%c%s", t->mode ==
 		    TUI_MODE_COMMAND ? ':' : '/', t->prompt);
 		w = tui_strwidth(line);
-		hw = t->hint[0] != '\0' ? t->cols - w - 3 : 0;
+		hw = hint[0] != '\0' ? t->cols - w - 3 : 0;
+		if (hw > tui_strwidth(hint))
+			hw = tui_strwidth(hint);
 		if (hw < 10)
 			hw = 0;
 		move(y, 0);
@@ -1146,9 +1154,10 @@ draw_footer(struct tui *t)
 		attrset(tui_attr(TUI_C_SELECTED));
 		addch(' ');
 		if (hw > 0) {
-			attrset(tui_attr(TUI_C_DIM));
+			attrset(tui_attr(hint == t->status && t->status_err ?
+			    TUI_C_ERROR : TUI_C_DIM));
 			move(y, t->cols - hw);
-			tui_addfit(stdscr, t->hint, hw, 0, 0);
+			tui_addfit(stdscr, hint, hw, 0, 0);
 		}
 	} else if (t->status[0] != '\0') {
 		attrset(tui_attr(t->status_err ? TUI_C_ERROR : TUI_C_NOTE));

@@ -35,6 +35,18 @@ const struct tui_view_type tui_view_plan = {
 	plan_draw, plan_key, plan_title, NULL, plan_scroll, NULL
 };
 
+/* The plan file's base name, for headings. */
+static const char *
+plan_name(const struct tui *t)
+{
+	const char	*f = t->opts.plan_file, *slash;
+
+	if (f == NULL)
+		return "preview";
+	slash = strrchr(f, '/');
+	return slash != NULL && slash[1] != '\0' ? slash + 1 : f;
+}
+
 static int
 plan_init(struct tui_view *v, const void *arg)
 {
@@ -110,7 +122,8 @@ plan_scroll(struct tui_view *v, int h, int w)
 static void
 heading(const char *what, const struct dra_gpu_map *m, int y, int x, int w)
 {
-	char	line[512];
+	char	line[512], util[16];
+	int	used;
 
 	if (m != NULL)
 		snprintf(line, sizeof line, "%s: %zu GPU%s, %zu partitions "
@@ -120,11 +133,11 @@ heading(const char *what, const struct dra_gpu_map *m, int y, int x, int w)
 		snprintf(line, sizeof line, "%s: no GPU map", what);
 	move(y, x);
 	attrset(tui_attr(TUI_C_TITLE));
-	tui_addfit(stdscr, line, w, 0, 0);
-	if (m != NULL && getcurx(stdscr) < x + w) {
-		snprintf(line, sizeof line, "%.0f%%", m->util * 100);
+	used = tui_addfit(stdscr, line, w, 0, 0);
+	if (m != NULL && tui_strwidth(line) < w) {
+		snprintf(util, sizeof util, "%.0f%%", m->util * 100);
 		attrset(tui_attr(tui_util_colour(m->util)));
-		tui_addfit(stdscr, line, x + w - getcurx(stdscr), 0, 0);
+		tui_addfit(stdscr, util, w - used, 0, 0);
 	}
 	attrset(tui_attr(TUI_C_NORMAL));
 }
@@ -137,8 +150,7 @@ plan_draw(struct tui_view *v, int y, int x, int h, int w)
 	char				 what[300];
 	int				 half, i;
 
-	snprintf(what, sizeof what, "plan %s", v->tui->opts.plan_file !=
-	    NULL ? v->tui->opts.plan_file : "");
+	snprintf(what, sizeof what, "plan %s", plan_name(v->tui));
 	if (w >= PLAN_SIDE_COLS) {
 		half = (w - 1) / 2;
 		heading("today", d->today, y, x, half);
@@ -203,7 +215,6 @@ plan_key(struct tui_view *v, enum tui_action a, int key)
 static char *
 plan_title(struct tui_view *v, char *buf, size_t len)
 {
-	snprintf(buf, len, "plan %s", v->tui->opts.plan_file != NULL ?
-	    v->tui->opts.plan_file : "preview");
+	snprintf(buf, len, "plan %s", plan_name(v->tui));
 	return buf;
 }

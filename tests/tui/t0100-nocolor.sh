@@ -1,0 +1,41 @@
+#!/bin/sh
+# Colours by default; none with NO_COLOR (https://no-color.org, any
+# non-empty value) or --no-color, where attributes (reverse, bold)
+# still mark the selection and the header.
+. "$(dirname "$0")/lib.sh"
+
+sgr_colours() {
+	# Lines setting a colour: SGR 30-38, 40-48, 90-97 or 100-107
+	# (39 and 49, the default colours, are what tmux sends anyway).
+	screen -e | grep -E -c '\[([0-9;]*;)?(3[0-8]|4[0-8]|9[0-7]|10[0-7])(;[0-9;]*)?m'
+}
+
+start ui claims --from "$EXAMPLE"
+wait_for "claims(all)[13]"
+[ "$(sgr_colours)" -gt 0 ] || fail "no colours by default"
+quit
+$TMUX_CMD kill-server
+rm -f "$T/rc" "$T/stderr"
+
+start -e NO_COLOR=1 ui claims --from "$EXAMPLE"
+wait_for "claims(all)[13]"
+n=$(sgr_colours)
+[ "$n" -eq 0 ] || fail "$n lines with colours under NO_COLOR"
+# The selection is still visible: reverse video.
+screen -e | grep -E -q '\[([0-9]*;)*7m' || fail "no reverse video under NO_COLOR"
+quit
+$TMUX_CMD kill-server
+rm -f "$T/rc" "$T/stderr"
+
+# An empty NO_COLOR does not count.
+start -e NO_COLOR= ui claims --from "$EXAMPLE"
+wait_for "claims(all)[13]"
+[ "$(sgr_colours)" -gt 0 ] || fail "NO_COLOR= (empty) turned colours off"
+quit
+$TMUX_CMD kill-server
+rm -f "$T/rc" "$T/stderr"
+
+start ui claims --no-color --from "$EXAMPLE"
+wait_for "claims(all)[13]"
+[ "$(sgr_colours)" -eq 0 ] || fail "colours with --no-color"
+quit
