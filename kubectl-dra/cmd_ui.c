@@ -26,15 +26,14 @@
 #include "ydoc.h"
 
 #ifdef DRA_HAVE_CLIENT
+#include "live.h"
+
 /*
  * kube/client/yaml.c's converter of the kubeconfig reader (declared in
  * client-int.h, which cannot be included beside model.h): a YAML tree
  * as cJSON, plain scalars resolved as YAML 1.1 does.
  */
 struct cJSON *kube_ynode_to_json(const struct kube_ynode *n);
-#endif
-#ifdef DRA_HAVE_LIVE
-#include "live.h"
 #endif
 
 /* A plan document is not larger than this. */
@@ -178,7 +177,7 @@ cmd_ui_exec(struct dra_ctx *ctx, struct dra_args *args)
 	const char		*nc;
 	enum dra_ret		 ret;
 	int			 rc;
-#ifdef DRA_HAVE_LIVE
+#ifdef DRA_HAVE_CLIENT
 	struct dra_live		*live = NULL;
 #endif
 
@@ -239,7 +238,7 @@ cmd_ui_exec(struct dra_ctx *ctx, struct dra_args *args)
 		rc = tui_run(&o, &src, &err);
 		kube_snapshot_free(fs.snap);
 	} else {
-#ifdef DRA_HAVE_LIVE
+#ifdef DRA_HAVE_CLIENT
 		live = dra_live_start(ctx, o.namespace, &err);
 		if (live == NULL) {
 			cJSON_Delete(plan);
@@ -250,9 +249,8 @@ cmd_ui_exec(struct dra_ctx *ctx, struct dra_args *args)
 		dra_live_stop(live);
 #else
 		cJSON_Delete(plan);
-		return dra_error("ui reads the cluster live only in a build "
-		    "with the live source; use --from FILE (a file of "
-		    "\"%s snapshot\")", ctx->prog);
+		return dra_error("this build has no cluster client: use "
+		    "--from FILE (a file of \"%s snapshot\")", ctx->prog);
 #endif
 	}
 	cJSON_Delete(plan);

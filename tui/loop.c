@@ -24,7 +24,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static int	poll_source(struct tui *, int);
 static int	mouse_event(struct tui *);
 static void	on_signal(int);
 
@@ -37,13 +36,8 @@ on_signal(int sig)
 	quit_signal = sig;
 }
 
-/*
- * Ask the source for news.  first: before the screen is open (the
- * snapshot is shown at once).  Returns TUI_REDRAW when something the
- * header or the views show changed.
- */
-static int
-poll_source(struct tui *t, int first)
+int
+tui_poll(struct tui *t, int first)
 {
 	struct kube_snapshot		*s = NULL;
 	struct tui_source_status	 st;
@@ -120,7 +114,7 @@ tui_run(const struct tui_opts *opts, struct tui_source *src,
 	t = tui_new(opts, src);
 	t->now_ms = tui_now_ms();
 	/* The first data before curses: the first screen has it. */
-	poll_source(t, 1);
+	tui_poll(t, 1);
 	if (tui_screen_open(&scr, stdin, stdout, NULL, opts->no_color,
 	    opts->mouse, 1, err) != KUBE_OK) {
 		tui_free(t);
@@ -192,16 +186,16 @@ tui_run(const struct tui_opts *opts, struct tui_source *src,
 			if (flags & TUI_REFRESH) {
 				if (src != NULL && src->refresh != NULL)
 					(src->refresh)(src->arg);	/* refresh is a curses macro */
-				poll_source(t, 0);
+				tui_poll(t, 0);
 				dirty = 1;
 			}
 		}
 		if (t->quit)
 			break;
 		if (n > 1 && (pfd[1].revents & POLLIN))
-			dirty |= poll_source(t, 0);
+			dirty |= tui_poll(t, 0);
 		if (now >= next_tick) {
-			dirty |= poll_source(t, 0);
+			dirty |= tui_poll(t, 0);
 			/* The age of stale data is shown. */
 			if (t->have_st && t->st.live && t->st.stale)
 				dirty = 1;

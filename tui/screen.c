@@ -23,6 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <term.h>
+
 static void	redirect_stderr(struct tui_screen *);
 static void	restore_stderr(struct tui_screen *);
 
@@ -123,6 +125,7 @@ tui_screen_open(struct tui_screen *scr, FILE *in, FILE *out,
 {
 	const char	*nc, *cs;
 	short		 i;
+	int		 e = 0;
 
 	memset(scr, 0, sizeof *scr);
 	scr->saved_stderr = -1;
@@ -141,6 +144,15 @@ tui_screen_open(struct tui_screen *scr, FILE *in, FILE *out,
 			return dra_err_set(err, KUBE_E_IO, "cannot open the "
 			    "terminal: TERM is not set");
 	}
+	/*
+	 * Check the terminal type first: a newterm that fails leaks its
+	 * pre-screen (ncurses 6.4).
+	 */
+	if (setupterm(term, fileno(out), &e) != OK)
+		return dra_err_set(err, KUBE_E_IO, "cannot open the terminal: "
+		    "%s \"%s\"", e == 0 ? "unknown terminal type" :
+		    "no terminfo database for", term);
+	del_curterm(cur_term);
 	if (redirect)
 		redirect_stderr(scr);
 	scr->sp = newterm(term, out, in);
@@ -206,6 +218,7 @@ tui_screen_close(struct tui_screen *scr)
 		scr->sp = NULL;
 	}
 	attrs_set = 0;
+	glyphs = &glyphs_ascii;
 	restore_stderr(scr);
 }
 

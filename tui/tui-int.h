@@ -702,6 +702,15 @@ void	tui_set_snapshot(struct tui *t, struct kube_snapshot *s);
  */
 void	tui_offer_snapshot(struct tui *t, struct kube_snapshot *s);
 
+/*
+ * Ask the source for news (tui_source.poll): the status is kept for the
+ * header, an error goes to the status line, a new snapshot is offered
+ * (tui_offer_snapshot), or with first set shown at once (the first
+ * data, before the screen opens).  Returns TUI_REDRAW when something
+ * shown changed.  A UI without a source: 0.
+ */
+int	tui_poll(struct tui *t, int first);
+
 /* Time passed: apply a held snapshot when the hold-off is over.
    Returns TUI_REDRAW when it did. */
 int	tui_tick(struct tui *t, int64_t now_ms);

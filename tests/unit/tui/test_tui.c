@@ -1,0 +1,755 @@
+/*
+ * test_tui.c: the UI's model without a terminal (tui/tui-int.h): text
+ * widths and fitting; the list widget's filter, sort and layout; the
+ * selection kept by object key when a snapshot with a new claim in
+ * front replaces the old one; the hold-off of new data after a key;
+ * ':' commands, namespaces and completion; the help generated from the
+ * key tables and the tables free of clashes; GPU bars laid out as text
+ * for hand-built GPUs; keys on the GPU map; and a draw into a screen
+ * opened on /dev/null, read back line by line, at 80x24, 120x40 and
+ * below the minimum.
+ */
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <cmocka.h>
+
+#include "gpus.h"
+#include "snapshot.h"
+#include "tui-int.h"
+
+#define EXAMPLE	SOURCE_DIR "/examples/cluster.yaml"
+
+static struct kube_snapshot *
+load_example(const char *extra_claim)
+{
+	struct kube_snapshot	*s = kube_snapshot_new();
+	struct dra_err		 err;
+	cJSON			*obj;
+
+	dra_err_clear(&err);
+	if (kube_snapshot_load_file(s, EXAMPLE, &err) != KUBE_OK)
+		fail_msg("%s", err.msg);
+	if (extra_claim != NULL) {
+		obj = cJSON_Parse(extra_claim);
+		assert_non_null(obj);
+		assert_int_equal(kube_snapshot_add(s, obj, NULL, NULL, &err),
+		    KUBE_OK);
+		cJSON_Delete(obj);
+	}
+	kube_snapshot_finish(s);
+	return s;
+}
+
+/* A UI on the example, root view "view", 40x120. */
+static struct tui *
+new_ui(const char *view)
+{
+	struct tui_opts	 o;
+	struct tui	*t;
+
+	memset(&o, 0, sizeof o);
+	o.view = view;
+	t = tui_new(&o, NULL);
+	tui_resize(t, 40, 120);
+	tui_set_snapshot(t, load_example(NULL));
+	tui_prepare(t);
+	return t;
+}
+
+static const char *
+top_title(struct tui *t)
+{
+	static char	buf[512];
+	struct tui_view	*v = tui_top(t);
+
+	return v->type->title(v, buf, sizeof buf);
+}
+
+static void
+keys(struct tui *t, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		tui_key(t, (unsigned char)*s);
+		tui_prepare(t);
+	}
+}
+
+/* ---- text.c ------------------------------------------------------ */
+
+static void
+test_text(void **state)
+{
+	char	buf[64];
+
+	(void)state;
+	assert_int_equal(tui_strwidth("gpu-node-1"), 10);
+	/* Two CJK characters, two columns each; a control char one. */
+	assert_int_equal(tui_strwidth("\xe6\x97\xa5\xe6\x9c\xac"), 4);
+	assert_int_equal(tui_strwidth("a\tb"), 3);
+	/* ASCII glyphs until a UTF-8 screen is open. */
+	assert_string_equal(tui_fit("abcdef", 4, buf, sizeof buf), "abc~");
+	assert_string_equal(tui_fit("abcd", 4, buf, sizeof buf), "abcd");
+	/* A wide character is never cut in half. */
+	assert_string_equal(tui_fit("\xe6\x97\xa5\xe6\x9c\xac" "x", 4, buf,
+	    sizeof buf), "\xe6\x97\xa5~");
+	assert_true(tui_natcmp("gpu-2", "gpu-10") < 0);
+	assert_true(tui_natcmp("gpu-10", "gpu-2") > 0);
+	assert_true(tui_natcmp("gpu-02", "gpu-2") == 0);
+	assert_true(tui_natcmp("a", "ab") < 0);
+	assert_int_equal(tui_age_seconds("4m30s"), 270);
+	assert_int_equal(tui_age_seconds("2d"), 172800);
+	assert_int_equal(tui_age_seconds("3y"), 3 * 365 * 86400);
+	assert_int_equal(tui_age_seconds("<unknown>"), -1);
+	assert_int_equal(tui_age_seconds("7x"), -1);
+	assert_ptr_equal(tui_strcasestr("Team-B/x", "team-b"), "Team-B/x");
+	assert_null(tui_strcasestr("team-a", "team-b"));
+}
+
+/* ---- listview.c --------------------------------------------------- */
+
+static const char *
+row_name(const struct tui_listview *lv, size_t i)
+{
+	const struct kube_claim	*c = lv->table->rows[lv->idx[i]].obj;
+
+	return c->meta.name;
+}
+
+static void
+test_listview_filter_sort(void **state)
+{
+	struct kube_snapshot	*s = load_example(NULL);
+	struct dra_table	*t = dra_view(DRA_KIND_CLAIM, s, NULL, 0);
+	struct tui_listview	 lv;
+	int			 w[DRA_TABLE_MAXCOLS], name, age;
+
+	(void)state;
+	tui_lv_init(&lv);
+	tui_lv_set_table(&lv, t);
+	assert_int_equal(lv.nidx, 13);
+	assert_string_equal(row_name(&lv, 0), "ddp-trainer-0-gpus");
+
+	assert_int_equal(tui_lv_set_filter(&lv, "team-b"), 0);
+	assert_int_equal(lv.nidx, 5);
+	assert_string_equal(row_name(&lv, 0), "jupyter-alice-gpu-ktg9x");
+	/* Case does not matter; a regex. */
+	tui_lv_set_filter(&lv, "TEAM-(A|C)");
+	assert_int_equal(lv.nidx, 8);
+	/* Inverse. */
+	tui_lv_set_filter(&lv, "!allocated");
+	assert_int_equal(lv.nidx, 2);
+	assert_string_equal(row_name(&lv, 0), "llm-pretrain-0-gpus");
+	assert_string_equal(row_name(&lv, 1), "whisper-asr-0-gpu");
+	/* Not a regex: matched as text. */
+	assert_int_equal(tui_lv_set_filter(&lv, "(x"), TUI_FILTER_LITERAL);
+	assert_int_equal(lv.nidx, 0);
+	assert_null(tui_lv_selected(&lv));
+	tui_lv_set_filter(&lv, "");
+	assert_int_equal(lv.nidx, 13);
+
+	/* Sort by name, descending; then back to the table's order. */
+	name = tui_lv_column(&lv, "NAME");
+	assert_int_equal(name, 1);
+	tui_lv_sort(&lv, name, 1);
+	assert_string_equal(row_name(&lv, 0), "whisper-asr-0-gpu");
+	assert_string_equal(row_name(&lv, 12), "ddp-trainer-0-gpus");
+	tui_lv_sort(&lv, -1, 0);
+	assert_string_equal(row_name(&lv, 0), "ddp-trainer-0-gpus");
+	/* Sorting keeps the selected object selected. */
+	tui_lv_select(&lv, 3);
+	assert_string_equal(row_name(&lv, lv.sel), "llm-pretrain-0-gpus");
+	tui_lv_sort(&lv, name, 1);
+	assert_string_equal(row_name(&lv, lv.sel), "llm-pretrain-0-gpus");
+	assert_int_equal(lv.sel, 7);
+	age = tui_lv_column(&lv, "AGE");
+	assert_int_equal(age, 7);
+	assert_int_equal(tui_lv_column(&lv, "nosuch"), -1);
+
+	/* Moving clamps. */
+	assert_int_equal(tui_lv_move(&lv, -100), TUI_REDRAW);
+	assert_int_equal(lv.sel, 0);
+	assert_int_equal(tui_lv_move(&lv, -1), 0);
+	tui_lv_move(&lv, 100);
+	assert_int_equal(lv.sel, 12);
+
+	/* Layout: everything fits at 250 columns; at 80 the names stay
+	   whole and nothing is narrower than its header. */
+	tui_lv_layout(&lv, 250, w);
+	assert_int_equal(w[1], 26);	/* llama-finetune-0-gpu-dr8f4 */
+	assert_int_equal(w[0], 9);	/* NAMESPACE */
+	tui_lv_layout(&lv, 80, w);
+	assert_int_equal(w[1], 26);
+	assert_int_equal(w[0], 9);
+	assert_int_equal(w[2], 5);	/* STATE */
+	{
+		int	total = 0;
+		size_t	c;
+
+		for (c = 0; c < t->ncolumns; c++)
+			total += w[c] + (c > 0 ? 2 : 0);
+		assert_int_equal(total, 80);
+	}
+
+	tui_lv_free(&lv);
+	dra_table_free(t);
+	kube_snapshot_free(s);
+}
+
+/* ---- the model: selection, hold-off ------------------------------- */
+
+static const char new_claim[] =
+"{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"ResourceClaim\","
+" \"metadata\": {\"name\": \"aaa-new\", \"namespace\": \"team-a\","
+" \"uid\": \"u-new\", \"creationTimestamp\": \"2026-11-29T20:00:00Z\"},"
+" \"spec\": {\"devices\": {\"requests\": [{\"name\": \"gpu\","
+" \"exactly\": {\"deviceClassName\": \"gpu.nvidia.com\"}}]}}}";
+
+static void
+test_selection_kept(void **state)
+{
+	struct tui	*t = new_ui("claims");
+
+	(void)state;
+	assert_string_equal(top_title(t), "claims(all)[13]");
+	/* jupyter-bob, the 6th row. */
+	keys(t, "jjjjj");
+	/* A claim sorted in front of it arrives. */
+	tui_set_snapshot(t, load_example(new_claim));
+	tui_prepare(t);
+	assert_string_equal(top_title(t), "claims(all)[14]");
+	keys(t, "\r");
+	assert_string_equal(top_title(t),
+	    "describe claim team-b/jupyter-bob-gpu-cr4j2");
+	keys(t, "q");
+	assert_string_equal(top_title(t), "claims(all)[14]");
+	/* The detail view finds its object again in new data... */
+	keys(t, "y");
+	tui_set_snapshot(t, load_example(NULL));
+	tui_prepare(t);
+	assert_string_equal(top_title(t),
+	    "yaml claim team-b/jupyter-bob-gpu-cr4j2");
+	keys(t, "q");
+	/* ...and says when it is gone. */
+	keys(t, "gj");
+	tui_set_snapshot(t, load_example(new_claim));
+	tui_prepare(t);
+	keys(t, "g\r");
+	assert_string_equal(top_title(t), "describe claim team-a/aaa-new");
+	tui_set_snapshot(t, load_example(NULL));
+	tui_prepare(t);
+	assert_string_equal(top_title(t),
+	    "describe claim team-a/aaa-new (deleted)");
+	tui_free(t);
+}
+
+static void
+test_hold_off(void **state)
+{
+	struct tui	*t = new_ui("claims");
+
+	(void)state;
+	t->now_ms = 100000;
+	keys(t, "j");
+	t->now_ms += 10;
+	tui_offer_snapshot(t, load_example(new_claim));
+	/* Held: a key came just now. */
+	assert_non_null(t->pending);
+	assert_string_equal(top_title(t), "claims(all)[13]");
+	assert_int_equal(tui_tick(t, t->now_ms + 100), 0);
+	assert_non_null(t->pending);
+	assert_int_equal(tui_tick(t, 100000 + TUI_HOLD_MS), TUI_REDRAW);
+	assert_null(t->pending);
+	tui_prepare(t);
+	assert_string_equal(top_title(t), "claims(all)[14]");
+	/* Without a recent key new data is shown at once. */
+	t->now_ms += 10 * TUI_HOLD_MS;
+	tui_offer_snapshot(t, load_example(NULL));
+	assert_null(t->pending);
+	tui_prepare(t);
+	assert_string_equal(top_title(t), "claims(all)[13]");
+	tui_free(t);
+}
+
+/* ---- commands ----------------------------------------------------- */
+
+static void
+test_commands(void **state)
+{
+	struct tui	*t = new_ui(NULL);
+	char		 line[256];
+
+	(void)state;
+	assert_ptr_equal(tui_top(t)->type, &tui_view_gpus);
+	assert_int_equal(tui_command(t, "claims"), TUI_REDRAW);
+	tui_prepare(t);
+	assert_ptr_equal(tui_top(t)->type, &tui_view_claims);
+	/* Aliases and kubectl's spellings. */
+	tui_command(t, "dev");
+	assert_ptr_equal(tui_top(t)->type, &tui_view_devices);
+	tui_command(t, "resourceslices");
+	assert_ptr_equal(tui_top(t)->type, &tui_view_slices);
+	tui_command(t, "  pools  ");
+	assert_ptr_equal(tui_top(t)->type, &tui_view_pools);
+	/* ":-" goes back to the previous root. */
+	tui_command(t, "-");
+	assert_ptr_equal(tui_top(t)->type, &tui_view_slices);
+	/* A namespace. */
+	tui_command(t, "claims team-a");
+	tui_prepare(t);
+	assert_string_equal(t->ns, "team-a");
+	assert_string_equal(top_title(t), "claims(team-a)[4]");
+	assert_int_equal(t->nclaims, 4);
+	assert_int_equal(t->npending, 1);
+	tui_command(t, "ns");
+	tui_prepare(t);
+	assert_string_equal(t->ns, "");
+	assert_string_equal(top_title(t), "claims(all)[13]");
+	tui_command(t, "ns team-b");
+	tui_command(t, "ns -");
+	assert_string_equal(t->ns, "");
+	/* ":claims /re" filters. */
+	tui_command(t, "claims /pending");
+	tui_prepare(t);
+	assert_string_equal(top_title(t), "claims(all)[2/13]");
+	/* Mistakes. */
+	tui_command(t, "claimz");
+	assert_string_equal(t->status, "unknown command \":claimz\"; did "
+	    "you mean \":claims\"?");
+	assert_int_equal(t->status_err, 1);
+	tui_command(t, "xyzzy");
+	assert_string_equal(t->status, "unknown command \":xyzzy\" (? lists "
+	    "them)");
+	tui_command(t, "ctx");
+	assert_string_equal(t->status, "contexts: not available when reading "
+	    "a file (--from)");
+	tui_command(t, "why claim/nosuch");
+	assert_string_equal(t->status, "why: claim \"nosuch\" not found; name "
+	    "it as claim/NAMESPACE/NAME or set :ns");
+	tui_command(t, "why claim/team-a/llm-pretrain-0-gpus");
+	assert_string_equal(top_title(t),
+	    "why claim team-a/llm-pretrain-0-gpus");
+	tui_command(t, "plan");
+	assert_string_equal(t->status, "no plan: start with --plan FILE (a "
+	    "document of kubectl dra plan -o yaml)");
+	/* Completion. */
+	snprintf(line, sizeof line, "dev");
+	assert_int_equal(tui_complete(t, line, sizeof line), 1);
+	assert_string_equal(line, "devices ");
+	snprintf(line, sizeof line, "cl");
+	assert_int_equal(tui_complete(t, line, sizeof line), 2);
+	assert_string_equal(line, "cla");
+	assert_string_equal(t->hint, "claims classes");
+	snprintf(line, sizeof line, "ns team-");
+	assert_int_equal(tui_complete(t, line, sizeof line), 3);
+	assert_string_equal(t->hint, "team-a team-b team-c");
+	snprintf(line, sizeof line, "ns team-c");
+	assert_int_equal(tui_complete(t, line, sizeof line), 1);
+	assert_string_equal(line, "ns team-c ");
+	snprintf(line, sizeof line, "zz");
+	assert_int_equal(tui_complete(t, line, sizeof line), 0);
+	/* The prompt: typed, erased, run. */
+	keys(t, ":nodx");
+	assert_int_equal(t->mode, TUI_MODE_COMMAND);
+	tui_key(t, KEY_BACKSPACE);
+	keys(t, "es\r");
+	assert_int_equal(t->mode, TUI_MODE_NORMAL);
+	assert_ptr_equal(tui_top(t)->type, &tui_view_nodes);
+	/* Esc leaves the prompt without running it. */
+	keys(t, ":claims");
+	tui_key(t, TUI_KEY_ESC);
+	assert_ptr_equal(tui_top(t)->type, &tui_view_nodes);
+	assert_int_equal(tui_command(t, "q"), TUI_QUIT);
+	assert_int_equal(t->quit, 1);
+	tui_free(t);
+}
+
+/* ---- keys and help ------------------------------------------------ */
+
+/* No key means two things among the tables active together. */
+static void
+no_clash(const struct tui_binding *a, const struct tui_binding *b)
+{
+	size_t	i, j, k, l;
+
+	for (i = 0; a[i].keys != NULL; i++) {
+		for (k = 0; k < TUI_KEY_CODES && a[i].codes[k] != 0; k++) {
+			for (j = 0; b[j].keys != NULL; j++) {
+				if (a == b && i == j)
+					continue;
+				for (l = 0; l < TUI_KEY_CODES &&
+				    b[j].codes[l] != 0; l++) {
+					if (a[i].codes[k] == b[j].codes[l])
+						fail_msg("key %d is both \"%s\" "
+						    "and \"%s\"", a[i].codes[k],
+						    a[i].help, b[j].help);
+				}
+			}
+		}
+	}
+}
+
+static void
+help_has(const char *help, const struct tui_binding *tab)
+{
+	char	line[256];
+	size_t	i;
+
+	for (i = 0; tab[i].keys != NULL; i++) {
+		snprintf(line, sizeof line, "  %-22s %s\n", tab[i].keys,
+		    tab[i].help);
+		if (strstr(help, line) == NULL)
+			fail_msg("help lacks \"%s\"", line);
+		assert_int_equal(tui_key_lookup(tab, tab[i].codes[0]),
+		    tab[i].action);
+	}
+}
+
+static void
+test_help_from_tables(void **state)
+{
+	const struct tui_binding	*views[] = { tui_list_keys,
+					    tui_gpu_keys, tui_text_keys };
+	struct tui			*t = new_ui("claims");
+	char				*help;
+	size_t				 i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		no_clash(views[i], views[i]);
+		no_clash(views[i], tui_move_keys);
+		no_clash(views[i], tui_global_keys);
+	}
+	no_clash(tui_move_keys, tui_global_keys);
+	no_clash(tui_global_keys, tui_global_keys);
+
+	help = tui_help_text(t);
+	help_has(help, tui_global_keys);
+	help_has(help, tui_move_keys);
+	help_has(help, tui_list_keys);
+	help_has(help, tui_gpu_keys);
+	help_has(help, tui_text_keys);
+	for (i = 0; tui_root_views[i] != NULL; i++) {
+		char	want[64];
+
+		snprintf(want, sizeof want, "  :%s", tui_root_views[i]->name);
+		assert_non_null(strstr(help, want));
+	}
+	assert_non_null(strstr(help, "  :ns [NAME|-]"));
+	free(help);
+	assert_int_equal(tui_key_lookup(tui_list_keys, 'x'), TUI_A_NONE);
+
+	/* ? opens it, a second ? does not stack another. */
+	keys(t, "?");
+	assert_string_equal(top_title(t), "help");
+	assert_int_equal(t->depth, 2);
+	keys(t, "?");
+	assert_int_equal(t->depth, 2);
+	/* Search in it: the line of the match is current. */
+	keys(t, "/ctrl-w\r");
+	assert_string_equal(tui_top(t)->filter, "ctrl-w");
+	tui_key(t, TUI_KEY_ESC);	/* clears the search */
+	assert_string_equal(tui_top(t)->filter, "");
+	tui_key(t, TUI_KEY_ESC);	/* back */
+	assert_int_equal(t->depth, 1);
+	tui_free(t);
+}
+
+/* ---- GPU bars ----------------------------------------------------- */
+
+static void
+test_gpu_bar(void **state)
+{
+	struct dra_gpu_part	parts[3];
+	struct dra_gpu		g;
+	struct tui_bar_seg	segs[TUI_BAR_MAXSEGS];
+	char			buf[256];
+	int			n;
+
+	(void)state;
+	memset(parts, 0, sizeof parts);
+	memset(&g, 0, sizeof g);
+	g.name = "gpu-0";
+	g.mode = "mig-dynamic";
+	g.nslices = 8;
+	g.compute_total = 7;
+	g.parts = parts;
+	g.nparts = 2;
+	parts[0].device = "gpu-0-mig-3g40gb-9-0";
+	parts[0].profile = "3g.40gb";
+	parts[0].start = 0;
+	parts[0].size = 4;
+	parts[0].state = DRA_PART_ALLOCATED;
+	parts[0].claim = "team-b/vllm-serve-0-gpu";
+	parts[0].namespace = "team-b";
+	parts[1].device = "gpu-0-mig-1g10gb-19-4";
+	parts[1].profile = "1g.10gb";
+	parts[1].start = 4;
+	parts[1].size = 1;
+	parts[1].state = DRA_PART_ALLOCATED;
+	parts[1].claim = "team-b/jupyter-bob-gpu-cr4j2";
+	parts[1].namespace = "team-b";
+
+	/* 40 columns: 5 a slice. */
+	assert_string_equal(tui_gpu_bar_text(&g, 40, buf, sizeof buf),
+	    "|3g.40gb vllm-serve~|1g.~|..............|");
+	n = tui_gpu_bar(&g, 40, segs);
+	assert_int_equal(n, 3);
+	assert_int_equal(segs[0].col, 0);
+	assert_int_equal(segs[0].width, 20);
+	assert_int_equal(segs[0].part, 0);
+	assert_int_equal(segs[1].col, 20);
+	assert_int_equal(segs[1].width, 5);
+	assert_int_equal(segs[2].col, 25);
+	assert_int_equal(segs[2].width, 15);
+	assert_int_equal(segs[2].part, -1);
+	assert_int_equal(segs[2].colour, TUI_C_PARTFREE);
+	assert_int_equal(segs[0].colour, tui_team_colour("team-b"));
+	/* 80 columns: the labels fit. */
+	assert_string_equal(tui_gpu_bar_text(&g, 80, buf, sizeof buf),
+	    "|3g.40gb vllm-serve-0-gpu               |"
+	    "1g.10gb ~|.............................|");
+
+	/* Static MIG: free instances are drawn with their profile, a part
+	   overlapping a placed one is not; planned parts say so. */
+	g.mode = "mig-static";
+	g.nparts = 3;
+	parts[1].state = DRA_PART_FREE;
+	parts[1].claim = NULL;
+	parts[2].device = "overlap";
+	parts[2].profile = "2g.20gb";
+	parts[2].start = 2;
+	parts[2].size = 2;
+	parts[2].state = DRA_PART_FREE;
+	assert_string_equal(tui_gpu_bar_text(&g, 40, buf, sizeof buf),
+	    "|3g.40gb vllm-serve~|1g.~|..............|");
+	parts[0].state = DRA_PART_PLANNED;
+	parts[0].claim = NULL;
+	assert_string_equal(tui_gpu_bar_text(&g, 40, buf, sizeof buf),
+	    "|3g.40gb planned    |1g.~|..............|");
+	assert_int_equal(tui_gpu_bar(&g, 40, segs), 3);
+	assert_int_equal(segs[0].colour, TUI_C_PARTPLAN);
+	/* A whole GPU shared by three claims. */
+	memset(parts, 0, sizeof parts);
+	g.mode = "whole";
+	g.nslices = 1;
+	g.nparts = 1;
+	parts[0].device = "gpu-3";
+	parts[0].start = 0;
+	parts[0].size = 1;
+	parts[0].state = DRA_PART_ALLOCATED;
+	parts[0].claim = "team-c/infer";
+	parts[0].shared = 3;
+	assert_string_equal(tui_gpu_bar_text(&g, 20, buf, sizeof buf),
+	    "|whole infer +2     |");
+
+	/* The 80% target and 95% ceiling. */
+	assert_int_equal(tui_util_colour(0.0), TUI_C_UTILOK);
+	assert_int_equal(tui_util_colour(0.79), TUI_C_UTILOK);
+	assert_int_equal(tui_util_colour(0.80), TUI_C_UTILWARN);
+	assert_int_equal(tui_util_colour(0.95), TUI_C_UTILWARN);
+	assert_int_equal(tui_util_colour(0.951), TUI_C_UTILHIGH);
+	assert_int_equal(tui_team_colour("team-a"),
+	    tui_team_colour("team-a"));
+}
+
+static void
+test_gpu_view(void **state)
+{
+	struct tui	*t = new_ui(NULL);
+
+	(void)state;
+	assert_string_equal(top_title(t),
+	    "gpus[32] util 24%, 12 of 50 partitions held");
+	/* Line 0 is gpu-node-1: Enter describes the node. */
+	keys(t, "\r");
+	assert_string_equal(top_title(t), "describe node gpu-node-1");
+	keys(t, "q");
+	/* gpu-node-2 gpu-0 is line 10; its partitions left to right. */
+	keys(t, "jjjjjjjjjj");
+	tui_key(t, KEY_RIGHT);
+	keys(t, "\r");
+	assert_string_equal(top_title(t),
+	    "describe claim team-b/vllm-serve-0-gpu");
+	keys(t, "q");
+	tui_key(t, KEY_RIGHT);
+	tui_key(t, KEY_RIGHT);	/* stays on the last */
+	keys(t, "y");
+	assert_string_equal(top_title(t),
+	    "yaml claim team-b/jupyter-bob-gpu-cr4j2");
+	keys(t, "q");
+	/* The filter keeps matching GPUs; the selection follows. */
+	keys(t, "/jupyter\r");
+	assert_string_equal(top_title(t),
+	    "gpus[2/32] util 24%, 12 of 50 partitions held");
+	tui_key(t, TUI_KEY_ESC);
+	assert_string_equal(top_title(t),
+	    "gpus[32] util 24%, 12 of 50 partitions held");
+	tui_free(t);
+}
+
+/* ---- drawing ------------------------------------------------------ */
+
+/* A fixture source: the example once, then nothing. */
+struct fixture {
+	struct kube_snapshot	*snap;
+	int			 polls;
+};
+
+static int
+fixture_poll(void *arg, struct kube_snapshot **out,
+    struct tui_source_status *st, struct dra_err *err)
+{
+	struct fixture	*f = arg;
+
+	(void)err;
+	f->polls++;
+	*out = f->snap;
+	f->snap = NULL;
+	memset(st, 0, sizeof *st);
+	snprintf(st->where, sizeof st->where, "%s", EXAMPLE);
+	return KUBE_OK;
+}
+
+static void
+test_draw(void **state)
+{
+	struct tui_screen	 scr;
+	struct dra_err		 err;
+	struct tui_opts		 o;
+	struct tui_source	 src;
+	struct fixture		 fx;
+	struct tui		*t;
+	FILE			*in, *out;
+	char			 line[1024];
+	int			 y;
+
+	(void)state;
+	memset(&o, 0, sizeof o);
+	o.view = "claims";
+	memset(&src, 0, sizeof src);
+	fx.snap = load_example(NULL);
+	fx.polls = 0;
+	src.arg = &fx;
+	src.poll = fixture_poll;
+	t = tui_new(&o, &src);
+	assert_int_equal(tui_poll(t, 1), TUI_REDRAW);
+	assert_int_equal(fx.polls, 1);
+	assert_int_equal(tui_poll(t, 0), 0);	/* nothing new */
+	assert_int_equal(fx.polls, 2);
+	setenv("NO_COLOR", "", 1);
+	in = fopen("/dev/null", "r");
+	out = fopen("/dev/null", "w");
+	assert_non_null(in);
+	assert_non_null(out);
+	dra_err_clear(&err);
+	assert_int_equal(tui_screen_open(&scr, in, out, "xterm-256color", 0,
+	    0, 0, &err), KUBE_OK);
+	assert_int_equal(scr.colour, 1);
+	assert_int_equal(scr.utf8, 1);
+
+	resizeterm(24, 80);
+	tui_resize(t, 24, 80);
+	tui_prepare(t);
+	tui_draw(t);
+	tui_screen_line(0, line, sizeof line);
+	assert_non_null(strstr(line, " File: " EXAMPLE));
+	assert_non_null(strstr(line, "OFFLINE file"));
+	tui_screen_line(1, line, sizeof line);
+	assert_string_equal(line, " Namespace: all   Claims: 13 (2 pending)"
+	    "   Devices: 258 (13 allocated)");
+	tui_screen_line(2, line, sizeof line);
+	assert_non_null(strstr(line, " claims(all)[13] "));
+	tui_screen_line(3, line, sizeof line);
+	assert_string_equal(line, "NAMESPACE  NAME                        "
+	    "STATE  REQUESTS  DEVICES  NODE  PODS  AGE");
+	tui_screen_line(4, line, sizeof line);
+	assert_non_null(strstr(line, "team-a     ddp-trainer-0-gpus   "));
+	tui_screen_line(22, line, sizeof line);
+	assert_string_equal(line, " claims");
+	for (y = 0; y < 24; y++) {
+		tui_screen_line(y, line, sizeof line);
+		assert_true(tui_strwidth(line) <= 80);
+	}
+
+	/* The GPU map at 120x40. */
+	resizeterm(40, 120);
+	tui_resize(t, 40, 120);
+	tui_command(t, "gpus");
+	tui_prepare(t);
+	tui_draw(t);
+	tui_screen_line(3, line, sizeof line);
+	assert_string_equal(line, "gpu-node-1  8 GPUs  util 75%");
+	tui_screen_line(13, line, sizeof line);
+	assert_non_null(strstr(line, "  gpu-0 NVIDIA H100 80GB HBM3 "
+	    "|3g.40gb vllm-serve-0-gpu "));
+	assert_non_null(strstr(line, "|  57% 4/7"));
+
+	/* Below the minimum. */
+	resizeterm(8, 40);
+	tui_resize(t, 8, 40);
+	tui_draw(t);
+	tui_screen_line(4, line, sizeof line);
+	assert_string_equal(line, "terminal too small: 40x8, need 50x10");
+
+	tui_screen_close(&scr);
+	fclose(in);
+	fclose(out);
+	tui_free(t);
+}
+
+static void
+test_no_color(void **state)
+{
+	struct tui_screen	scr;
+	struct dra_err		err;
+	FILE			*in, *out;
+
+	(void)state;
+	in = fopen("/dev/null", "r");
+	out = fopen("/dev/null", "w");
+	setenv("NO_COLOR", "1", 1);
+	assert_int_equal(tui_screen_open(&scr, in, out, "xterm-256color", 0,
+	    0, 0, &err), KUBE_OK);
+	assert_int_equal(scr.colour, 0);
+	assert_int_equal(tui_attr(TUI_C_SELECTED), A_REVERSE);
+	tui_screen_close(&scr);
+	setenv("NO_COLOR", "", 1);
+	assert_int_equal(tui_screen_open(&scr, in, out, "xterm-256color", 1,
+	    0, 0, &err), KUBE_OK);
+	assert_int_equal(scr.colour, 0);
+	tui_screen_close(&scr);
+	assert_int_equal(tui_screen_open(&scr, in, out, "no-such-terminal", 0,
+	    0, 0, &err), KUBE_E_IO);
+	assert_string_equal(err.msg, "cannot open the terminal: unknown "
+	    "terminal type \"no-such-terminal\"");
+	fclose(in);
+	fclose(out);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_listview_filter_sort),
+		cmocka_unit_test(test_selection_kept),
+		cmocka_unit_test(test_hold_off),
+		cmocka_unit_test(test_commands),
+		cmocka_unit_test(test_help_from_tables),
+		cmocka_unit_test(test_gpu_bar),
+		cmocka_unit_test(test_gpu_view),
+		cmocka_unit_test(test_draw),
+		cmocka_unit_test(test_no_color),
+	};
+
+	setlocale(LC_CTYPE, "C.UTF-8");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
