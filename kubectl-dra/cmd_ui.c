@@ -45,16 +45,16 @@ static const char cmd_ui_help[] =
 "slices with the MIG partitions on it and the claim holding each, free\n"
 "slices visible at once and utilization coloured against the 80% target\n"
 "and 95% ceiling; the lists of `get` (claims, devices, pools, slices,\n"
-"classes, nodes, templates) with sortable columns; Enter describes the\n"
-"selected object, y shows its YAML, w explains a pending claim, p shows\n"
-"a --plan beside today's layout.  Data is listed, then watched: the\n"
-"header says LIVE, or STALE while a watch reconnects, or OFFLINE for a\n"
-"file.  Plain `kubectl dra` on a terminal opens it too.\n"
+"classes, quotas, nodes, templates) with sortable columns.  Enter\n"
+"describes the selected object, y shows its YAML, w explains a pending\n"
+"claim, p shows a --plan beside today's layout.  Data is listed, then\n"
+"watched: the header says LIVE, or STALE while a watch reconnects, or\n"
+"OFFLINE for a file.  Plain `kubectl dra` on a terminal opens it too.\n"
 "\n"
 "Keys: ':' commands (:claims, :devices, :gpus, :ns team-a, :ctx, :q),\n"
 "'/' filter (a regex; /!x keeps rows that do not match), '?' every key,\n"
 "Esc back, q quit.  VIEW is the first view (default gpus): gpus,\n"
-"claims, devices, pools, slices, classes, nodes or templates.\n"
+"claims, devices, pools, slices, classes, quotas, nodes or templates.\n"
 "\n"
 "NO_COLOR (any value) or --no-color draws without colours.  Standard\n"
 "input and output must be a terminal; use `get` in scripts.\n"
@@ -187,7 +187,7 @@ cmd_ui_exec(struct dra_ctx *ctx, struct dra_args *args)
 	if (args->argc == 1 && !tui_view_known(args->argv[0]))
 		return dra_usage_error(ctx, ctx->cmd, "unknown view \"%s\": "
 		    "use gpus, claims, devices, pools, slices, classes, "
-		    "nodes or templates", args->argv[0]);
+		    "quotas, nodes or templates", args->argv[0]);
 	if (ctx->opts.output != NULL)
 		return dra_usage_error(ctx, ctx->cmd, "ui does not take -o; "
 		    "use \"%s get\" for output", ctx->prog);

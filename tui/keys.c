@@ -71,6 +71,9 @@ const struct tui_binding tui_gpu_keys[] = {
 };
 
 const struct tui_binding tui_text_keys[] = {
+	{ { KEY_LEFT, 'h', 0 }, "Left, h", "scroll left", TUI_A_LEFT },
+	{ { KEY_RIGHT, 'l', 0 }, "Right, l", "scroll right (long lines)",
+	    TUI_A_RIGHT },
 	{ { 'n', 0 }, "n", "next match of the search", TUI_A_SEARCH_NEXT },
 	{ { 'N', 0 }, "N", "previous match", TUI_A_SEARCH_PREV },
 	{ { 0 }, NULL, NULL, TUI_A_NONE }

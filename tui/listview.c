@@ -75,7 +75,9 @@ tui_row_key(const struct dra_table *t, const struct dra_row *row, char *buf,
     size_t len)
 {
 	const struct kube_meta	*m = NULL;
+	const char		*key = NULL;
 	char			 name[400];
+	size_t			 c;
 
 	if (t->kind >= DRA_KIND_COUNT) {
 		snprintf(buf, len, "%s %s", t->ncolumns > 0 ? row->cells[0] :
@@ -90,13 +92,21 @@ tui_row_key(const struct dra_table *t, const struct dra_row *row, char *buf,
 	case DRA_KIND_TEMPLATE:
 		m = &((const struct kube_claim_template *)row->obj)->meta;
 		break;
+	case DRA_KIND_QUOTA:
+		/* A row per quota and key. */
+		m = &((const struct kube_quota *)row->obj)->meta;
+		for (c = 0; c < t->ncolumns; c++) {
+			if (strcmp(t->columns[c].name, "RESOURCE") == 0)
+				key = row->cells[c];
+		}
+		break;
 	default:
 		break;
 	}
-	if (m != NULL && m->namespace != NULL)
-		snprintf(buf, len, "%s %s", name, m->namespace);
-	else
-		snprintf(buf, len, "%s", name);
+	snprintf(buf, len, "%s%s%s%s%s", name, m != NULL &&
+	    m->namespace != NULL ? " " : "", m != NULL && m->namespace !=
+	    NULL ? m->namespace : "", key != NULL ? " " : "",
+	    key != NULL ? key : "");
 	return buf;
 }
 

@@ -158,6 +158,20 @@ tui_addfit(WINDOW *w, const char *s, int width, int pad, int right)
 }
 
 const char *
+tui_skipcols(const char *s, int cols)
+{
+	struct uchar	u;
+	int		w = 0;
+
+	while (*s != '\0' && w < cols) {
+		next_char(s, &u);
+		w += u.width;
+		s += u.len;
+	}
+	return s;
+}
+
+const char *
 tui_strcasestr(const char *hay, const char *needle)
 {
 	size_t	n = strlen(needle);

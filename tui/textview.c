@@ -1,7 +1,7 @@
 /*
- * textview.c: a scrolling text (describe, YAML, why, help), like less:
- * the text is split into lines once; drawing shows the lines from top
- * cut at the screen width, the line of the current search match
+ * textview.c: a scrolling text (describe, YAML, why, help), like
+ * less -S: the text is split into lines once; drawing shows the lines
+ * from top and from column left (Left/Right), cut at the screen width, the line of the current search match
  * highlighted.  The search is a case-insensitive extended regex (a
  * substring when the expression does not compile), wrapping around.
  */
@@ -63,8 +63,16 @@ tui_tv_set_text(struct tui_textview *tv, char *text, int keep)
 		tv->nlines = i;
 	else
 		tv->nlines = i + 1;
+	tv->width = 0;
+	for (i = 0; i < tv->nlines; i++) {
+		int	w = tui_strwidth(tv->lines[i]);
+
+		if (w > tv->width)
+			tv->width = w;
+	}
 	if (!keep) {
 		tv->top = 0;
+		tv->left = 0;
 		tv->match = (size_t)-1;
 	} else {
 		if (tv->top >= tv->nlines)
@@ -141,13 +149,25 @@ tui_tv_move(struct tui_textview *tv, long delta)
 	return tv->top != old ? TUI_REDRAW : 0;
 }
 
+int
+tui_tv_side(struct tui_textview *tv, int delta)
+{
+	int	old = tv->left;
+
+	tv->left += delta;
+	if (tv->left > tv->width - 8)
+		tv->left = tv->width - 8;
+	if (tv->left < 0)
+		tv->left = 0;
+	return tv->left != old ? TUI_REDRAW : 0;
+}
+
 void
 tui_tv_draw(struct tui_textview *tv, WINDOW *w, int y, int x, int h,
     int width)
 {
 	size_t	i, l;
 
-	tv->height = h > 0 ? h : 1;
 	for (i = 0; (int)i < h; i++) {
 		l = tv->top + i;
 		wmove(w, y + (int)i, x);
@@ -155,7 +175,8 @@ tui_tv_draw(struct tui_textview *tv, WINDOW *w, int y, int x, int h,
 			wattrset(w, tui_attr(TUI_C_MATCH));
 		else
 			wattrset(w, tui_attr(TUI_C_NORMAL));
-		tui_addfit(w, l < tv->nlines ? tv->lines[l] : "", width, 1, 0);
+		tui_addfit(w, l < tv->nlines ? tui_skipcols(tv->lines[l],
+		    tv->left) : "", width, 1, 0);
 	}
 	wattrset(w, tui_attr(TUI_C_NORMAL));
 }

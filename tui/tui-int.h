@@ -201,6 +201,10 @@ int	tui_addfit(WINDOW *w, const char *s, int width, int pad, int right);
  */
 char	*tui_fit(const char *s, int width, char *buf, size_t len);
 
+/* s after its first cols display columns (a wide character that
+   straddles the edge is skipped whole). */
+const char *tui_skipcols(const char *s, int cols);
+
 /* The first place needle occurs in hay, ignoring ASCII case, or NULL. */
 const char *tui_strcasestr(const char *hay, const char *needle);
 
@@ -337,6 +341,8 @@ struct tui_textview {
 	size_t		 nlines;
 	size_t		 top;		/* first line shown */
 	int		 height;
+	int		 left;		/* columns scrolled sideways */
+	int		 width;		/* of the widest line */
 	char		 search[256];
 	int		 re_ok;
 	regex_t		 re;
@@ -363,6 +369,9 @@ int	tui_tv_search(struct tui_textview *tv, const char *text, int dir);
 
 /* Scroll by delta lines (clamped).  Returns TUI_REDRAW when moved. */
 int	tui_tv_move(struct tui_textview *tv, long delta);
+
+/* Scroll sideways by delta columns (clamped to the widest line). */
+int	tui_tv_side(struct tui_textview *tv, int delta);
 
 /* Draw on w at (y, x), h by width; lines cut at width. */
 void	tui_tv_draw(struct tui_textview *tv, WINDOW *w, int y, int x, int h,
@@ -511,6 +520,7 @@ extern const struct tui_view_type tui_view_slices;
 extern const struct tui_view_type tui_view_classes;
 extern const struct tui_view_type tui_view_nodes;
 extern const struct tui_view_type tui_view_templates;
+extern const struct tui_view_type tui_view_quotas;
 extern const struct tui_view_type tui_view_contexts;
 extern const struct tui_view_type tui_view_text;
 extern const struct tui_view_type tui_view_plan;

@@ -44,6 +44,7 @@ const struct tui_view_type *const tui_root_views[] = {
 	&tui_view_pools,
 	&tui_view_slices,
 	&tui_view_classes,
+	&tui_view_quotas,
 	&tui_view_nodes,
 	&tui_view_templates,
 	NULL

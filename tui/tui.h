@@ -111,8 +111,8 @@ int	tui_run(const struct tui_opts *opts, struct tui_source *src,
 
 /*
  * Whether word names a view the UI opens (tui_opts.view, ":word"):
- * "gpus", "claims", "devices", "pools", "slices", "classes", "nodes",
- * "templates", their aliases, or any spelling of a kind `get` takes
+ * "gpus", "claims", "devices", "pools", "slices", "classes", "quotas",
+ * "nodes", "templates", their aliases, or any spelling of a kind `get` takes
  * (dra_kind_find).
  */
 int	tui_view_known(const char *word);

@@ -51,6 +51,7 @@ static const char *const classes_aliases[] = { "class", "dc", NULL };
 static const char *const nodes_aliases[] = { "node", "no", NULL };
 static const char *const templates_aliases[] = { "template", "rct",
     NULL };
+static const char *const quotas_aliases[] = { "quota", "rq", NULL };
 
 LIST_VIEW(tui_view_claims, "claims", DRA_KIND_CLAIM, claims_aliases);
 LIST_VIEW(tui_view_devices, "devices", DRA_KIND_DEVICE, devices_aliases);
@@ -60,6 +61,7 @@ LIST_VIEW(tui_view_classes, "classes", DRA_KIND_CLASS, classes_aliases);
 LIST_VIEW(tui_view_nodes, "nodes", DRA_KIND_NODE, nodes_aliases);
 LIST_VIEW(tui_view_templates, "templates", DRA_KIND_TEMPLATE,
     templates_aliases);
+LIST_VIEW(tui_view_quotas, "quotas", DRA_KIND_QUOTA, quotas_aliases);
 
 const struct tui_view_type tui_view_contexts = {
 	"contexts", NULL, 0, 0, -1, tui_list_keys, list_init, list_free,
@@ -169,8 +171,18 @@ row_colour(const struct dra_table *t, const struct dra_row *row)
 {
 	const char	*cell;
 	size_t		 c;
+	long		 use;
 
 	for (c = 0; c < t->ncolumns; c++) {
+		/* Quotas: used against hard, as GPUs against the 80%
+		   target and 95% ceiling; below the target uncoloured. */
+		if (strcmp(t->columns[c].name, "USE%") == 0) {
+			use = strtol(row->cells[c], NULL, 10);
+			if (use >= 80)
+				return tui_util_colour(use / 100.0) ==
+				    TUI_C_UTILWARN ? TUI_C_PENDING : TUI_C_BAD;
+			continue;
+		}
 		if (strcmp(t->columns[c].name, "STATE") != 0 &&
 		    strcmp(t->columns[c].name, "COMPLETE") != 0)
 			continue;
@@ -272,6 +284,9 @@ tui_row_target(const struct dra_table *tb, const struct dra_row *row,
 		break;
 	case DRA_KIND_CLASS:
 		m = &((const struct kube_device_class *)row->obj)->meta;
+		break;
+	case DRA_KIND_QUOTA:
+		m = &((const struct kube_quota *)row->obj)->meta;
 		break;
 	case DRA_KIND_DEVICE:
 		dev = row->obj;

@@ -50,7 +50,8 @@ const struct tui_view_type tui_view_text = {
 
 /* Short kind words for titles, in enum dra_kind order. */
 static const char *const kind_words[DRA_KIND_COUNT] = {
-	"claim", "template", "slice", "device", "pool", "class", "node"
+	"claim", "template", "slice", "device", "pool", "class", "node",
+	"quota"
 };
 
 /* The YAML of the object the table of kind shows under name. */
@@ -167,6 +168,8 @@ make_text(const struct text_data *d, const struct kube_snapshot *s,
 	struct kube_device	*dev;
 	struct kube_pool	*pool;
 	struct kube_claim	*c;
+	const struct kube_quota	*q;
+	size_t			 i;
 
 	switch (d->what) {
 	case TUI_D_HELP:
@@ -191,6 +194,15 @@ make_text(const struct text_data *d, const struct kube_snapshot *s,
 	case DRA_KIND_POOL:
 		if (dra_find_pools(s, d->name, &pool, 1) == 1)
 			return dra_describe_pool(s, pool);
+		break;
+	case DRA_KIND_QUOTA:
+		for (i = 0; i < s->quotas.n; i++) {
+			q = s->quotas.v[i];
+			if (strcmp(q->meta.name, d->name) == 0 &&
+			    d->ns != NULL && q->meta.namespace != NULL &&
+			    strcmp(q->meta.namespace, d->ns) == 0)
+				return dra_describe_quota(s, q);
+		}
 		break;
 	case DRA_KIND_NODE:
 		if (node_known(s, d->name))
@@ -353,7 +365,12 @@ text_key(struct tui_view *v, enum tui_action a, int key)
 		return tui_tv_move(&d->tv, d->tv.height) | TUI_REDRAW;
 	case TUI_A_HOME:
 		d->tv.top = 0;
+		d->tv.left = 0;
 		return TUI_REDRAW;
+	case TUI_A_LEFT:
+		return tui_tv_side(&d->tv, -8) | TUI_REDRAW;
+	case TUI_A_RIGHT:
+		return tui_tv_side(&d->tv, 8) | TUI_REDRAW;
 	case TUI_A_END:
 		return tui_tv_move(&d->tv, (long)d->tv.nlines) | TUI_REDRAW;
 	case TUI_A_SEARCH_NEXT:

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Enter describes, y shows YAML (searchable with / n N), on claims,
-# devices, pools and nodes; objects without a describe text show YAML.
+# devices, pools, nodes and quotas; objects without a describe text
+# show YAML; long lines scroll sideways.
 . "$(dirname "$0")/lib.sh"
 
 start ui claims --from "$EXAMPLE"
@@ -66,4 +67,25 @@ wait_for "slices  ›  describe"
 expect_not "kind: ResourceSlice"
 send Home
 wait_for "kind: ResourceSlice"
+send Escape
+# Quotas: a row per quota and DRA key; Enter describes the quota.
+type_text ":quotas"
+send Enter
+wait_for "quotas(all)[9]"
+expect "team-a     gpu-quota  gpu.nvidia.com.deviceclass.resource.k8s.io/devices    12    12  100%"
+send j Enter
+wait_for "describe quota team-a/gpu-quota"
+expect "gpu.nvidia.com.deviceclass.resource.k8s.io/devices  12    12    100%"
+send Escape
+# Long lines scroll sideways.
+type_text ":claims /llm-pretrain"
+send Enter
+wait_for "claims(all)[1/13]"
+send Enter
+wait_for "describe claim team-a/llm-pretrain-0-gpus"
+expect_not "Preemption is not helpful"
+send Right Right Right Right Right Right
+wait_for "Preemption is not helpful for scheduling."
+send Left Left Left Left Left Left
+wait_for " Name:                llm-pretrain-0-gpus"
 quit C-c
