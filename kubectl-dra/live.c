@@ -473,10 +473,17 @@ watch_start(struct dra_live *l, struct kind *kd)
 	}
 }
 
-/* Mark kd stale: list it again after the next backoff step. */
+/*
+ * Mark kd stale: list it again after the next backoff step.  why is
+ * "list KIND: MSG" or "watch KIND: MSG"; a transport error's "get URL: "
+ * in MSG is dropped (the URL of a watch is long and says little on a
+ * status line).
+ */
 static void
 kind_wait(struct dra_live *l, struct kind *kd, const char *why)
 {
+	const char	*p, *url, *end;
+
 	(void)l;
 	kd->backoff_ms = kd->backoff_ms == 0 ? BACKOFF_MIN_MS :
 	    kd->backoff_ms * 2;
@@ -484,6 +491,17 @@ kind_wait(struct dra_live *l, struct kind *kd, const char *why)
 		kd->backoff_ms = BACKOFF_MAX_MS;
 	kd->retry_ms = now_ms() + kd->backoff_ms;
 	kd->state = K_WAIT;
+	p = strstr(why, ": get http");
+	if (p != NULL) {
+		url = p + 6;
+		end = strstr(url, ": ");
+		if (end != NULL && memchr(url, ' ', (size_t)(end - url)) ==
+		    NULL) {
+			snprintf(kd->why, sizeof kd->why, "%.*s: %s",
+			    (int)(p - why), why, end + 2);
+			return;
+		}
+	}
 	snprintf(kd->why, sizeof kd->why, "%s", why);
 }
 
@@ -581,6 +599,7 @@ status_update(struct dra_live *l)
 	struct dra_buf			 refused;
 	struct kind			*kd;
 	const char			*why = NULL;
+	long long			 wait_ms = 0;
 	size_t				 i;
 
 	memset(&st, 0, sizeof st);
@@ -589,8 +608,12 @@ status_update(struct dra_live *l)
 		kd = &l->kinds[i];
 		if (kd->state == K_WAIT) {
 			st.stale = 1;
-			if (why == NULL)
+			if (why == NULL) {
 				why = kd->why;
+				wait_ms = kd->retry_ms - now_ms();
+				if (wait_ms < 0)
+					wait_ms = 0;
+			}
 		}
 		if (kd->refused[0] != '\0') {
 			if (refused.len > 0)
@@ -600,7 +623,8 @@ status_update(struct dra_live *l)
 	}
 	pthread_mutex_lock(&l->mu);
 	if (why != NULL)
-		snprintf(st.note, sizeof st.note, "%s; reconnecting", why);
+		snprintf(st.note, sizeof st.note, "%.440s; next try in %lld s",
+		    why, wait_ms / 1000 + 1);
 	else if (l->ctx_note[0] != '\0')
 		snprintf(st.note, sizeof st.note, "%s", l->ctx_note);
 	else if (refused.len > 0)
@@ -661,6 +685,7 @@ static void
 switch_context(struct dra_live *l, const char *context)
 {
 	struct kube_client	*c;
+	struct kube_watch_set	*ws, *old;
 	struct kube_dra_info	 info;
 	struct dra_err		 err;
 	size_t			 i;
@@ -682,12 +707,15 @@ switch_context(struct dra_live *l, const char *context)
 		pthread_mutex_unlock(&l->mu);
 		return;
 	}
+	/* ws is swapped under mu (the UI's thread wakes it up) */
+	ws = kube_watch_set_new(c);
 	pthread_mutex_lock(&l->mu);
 	l->ctx_note[0] = '\0';
 	l->warning[0] = '\0';
-	kube_watch_set_free(l->ws);
-	l->ws = kube_watch_set_new(c);
+	old = l->ws;
+	l->ws = ws;
 	pthread_mutex_unlock(&l->mu);
+	kube_watch_set_free(old);
 	for (i = 0; i < l->nkinds; i++) {
 		l->kinds[i].w = NULL;	/* freed with the set */
 		cache_clear(&l->kinds[i].objs);

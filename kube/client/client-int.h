@@ -298,7 +298,7 @@ size_t	kube_http_on_header(char *data, size_t size, size_t nmemb,
 
 /*
  * A new easy handle with every connection option of c->curl (TLS,
- * proxy, connect-to, compression, timeouts, the cancel hook): for a
+ * proxy, connect-to, compression, timeouts; not the cancel hook): for a
  * transfer that runs beside c's own, such as a watch in a multi
  * handle.  NULL when libcurl cannot copy it.  The caller cleans it up.
  */

@@ -737,6 +737,9 @@ kube_http_dup(struct kube_client *c)
 		return NULL;
 	/* the copy must not write into c's error buffer */
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, NULL);
+	/* nor call the cancel hook: its owner removes it instead */
+	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, NULL);
+	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 1L);
 	return h;
 }
 
