@@ -16,7 +16,7 @@ const struct tui_binding tui_global_keys[] = {
 	{ { '/', 0 }, "/", "filter rows (regex, /!x inverse); search in "
 	    "text views", TUI_A_FILTER },
 	{ { '?', 0 }, "?", "this help", TUI_A_HELP },
-	{ { TUI_KEY_ESC, KEY_BACKSPACE, 0 }, "Esc",
+	{ { TUI_KEY_ESC, KEY_BACKSPACE, 127, 0 }, "Esc, Backspace",
 	    "back (clears the filter first)", TUI_A_BACK },
 	{ { 'q', 0 }, "q", "quit (back in a detail view)", TUI_A_QUIT },
 	{ { TUI_CTRL('c'), 0 }, "ctrl-c", "quit at once", TUI_A_QUIT_NOW },

@@ -9,7 +9,7 @@ send ?
 wait_for "Keys everywhere"
 expect "claims  ›  help"
 expect "ctrl-r                 refresh: read the data again"
-expect "Esc                    back (clears the filter first)"
+expect "Esc, Backspace         back (clears the filter first)"
 expect "Enter, d               describe the selected object"
 expect "y                      its YAML"
 expect "w                      why: explain a pending claim"
