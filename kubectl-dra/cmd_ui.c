@@ -239,7 +239,12 @@ cmd_ui_exec(struct dra_ctx *ctx, struct dra_args *args)
 		kube_snapshot_free(fs.snap);
 	} else {
 #ifdef DRA_HAVE_CLIENT
-		live = dra_live_start(ctx, o.namespace, &err);
+		/*
+		 * Every namespace is listed (a namespace-limited user gets
+		 * its own, with a note): claims of other namespaces hold
+		 * devices.  -n filters the views.
+		 */
+		live = dra_live_start(ctx, NULL, &err);
 		if (live == NULL) {
 			cJSON_Delete(plan);
 			return dra_error("%s", err.msg);

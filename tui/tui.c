@@ -438,7 +438,8 @@ cmd_namespace(struct tui *t, const char *arg)
 	if (arg == NULL || strcmp(arg, "-") == 0 || strcmp(arg, "all") == 0 ||
 	    strcmp(arg, "*") == 0 || strcmp(arg, "-A") == 0)
 		ns = NULL;
-	if (t->src != NULL && t->src->set_namespace != NULL) {
+	if (t->opts.narrow_source && t->src != NULL &&
+	    t->src->set_namespace != NULL) {
 		dra_err_clear(&err);
 		if (t->src->set_namespace(t->src->arg, ns, &err) != KUBE_OK) {
 			tui_status(t, 1, "namespace: %s", err.msg);
@@ -451,8 +452,8 @@ cmd_namespace(struct tui *t, const char *arg)
 	count_snapshot(t);
 	tui_status(t, 0, "namespace: %s", ns != NULL ? ns :
 	    "all namespaces");
-	return TUI_REDRAW | (t->src != NULL && t->src->set_namespace != NULL ?
-	    TUI_REFRESH : 0);
+	return TUI_REDRAW | (t->opts.narrow_source && t->src != NULL &&
+	    t->src->set_namespace != NULL ? TUI_REFRESH : 0);
 }
 
 static int
@@ -1038,8 +1039,8 @@ draw_header(struct tui *t)
 	/* Line 0: where, and the live indicator on the right. */
 	move(0, 0);
 	attrset(tui_attr(TUI_C_HEADER));
-	snprintf(left, sizeof left, " %s %s", t->have_st && t->st.live ?
-	    "Context:" : "File:", t->have_st ? t->st.where :
+	snprintf(left, sizeof left, " %s%s", t->have_st && t->st.live ?
+	    "" : "File: ", t->have_st ? t->st.where :
 	    (t->snap != NULL && t->snap->source != NULL ? t->snap->source :
 	    "-"));
 	snprintf(right, sizeof right, " %s ", ind);

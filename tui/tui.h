@@ -62,7 +62,11 @@ struct tui_source_status {
  *   polls it beside the terminal), or -1 to rely on the timer.
  * refresh: drop the cache and list everything again (ctrl-r).
  * set_namespace: from now on show namespace ns only (NULL: all).
- *   Returns KUBE_OK or an error (err).
+ *   Returns KUBE_OK or an error (err).  The UI calls it on ":ns" only
+ *   when tui_opts.narrow_source is set: by default a namespace is a
+ *   filter of the views, and the source keeps every namespace it may
+ *   read, because claims of other namespaces hold devices (the GPU map
+ *   and the devices list would show them free).
  * contexts: the kubeconfig's context names into *names (a
  *   NULL-terminated array the caller frees with free() for the array
  *   only; strings borrowed until the next call) and the current one
@@ -95,6 +99,8 @@ struct tui_opts {
 	int			 no_color;	/* NO_COLOR or --no-color */
 	int			 mouse;		/* enable mouse reports */
 	int			 readonly;	/* reserved: no writes yet */
+	int			 narrow_source;	/* ":ns" also calls
+						   src->set_namespace */
 	unsigned		 tick_ms;	/* poll timer, 0: 1000 */
 };
 

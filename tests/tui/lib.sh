@@ -24,7 +24,10 @@ export KUBECONFIG=/nonexistent/kubeconfig
 unset NO_COLOR
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/dra-tui.XXXXXX") || exit 1
-SOCK=dra$$
+# Each start gets its own server (dra$$-N), so a server still exiting
+# cannot be mistaken for the next one.
+NSTARTS=0
+SOCK=dra$$-0
 TMUX_CMD="tmux -L $SOCK -f /dev/null"
 trap '$TMUX_CMD kill-server 2>/dev/null; rm -rf "$T"' EXIT INT TERM
 
@@ -39,8 +42,14 @@ fail() {
 }
 
 # start [-x COLS] [-y LINES] [-e VAR=VALUE]... ARGS...: run
-# "kubectl-dra ARGS" in a new session of COLS x LINES (120 x 40).
+# "kubectl-dra ARGS" in a new server and session of COLS x LINES
+# (120 x 40); the server of an earlier start is killed.
 start() {
+	$TMUX_CMD kill-server 2>/dev/null
+	NSTARTS=$((NSTARTS + 1))
+	SOCK=dra$$-$NSTARTS
+	TMUX_CMD="tmux -L $SOCK -f /dev/null"
+	rm -f "$T/rc" "$T/stderr"
 	cols=120
 	lines=40
 	envs=""

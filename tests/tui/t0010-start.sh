@@ -23,8 +23,6 @@ expect "?:help ::cmd /:filter q:quit"
 quit
 
 # Plain `kubectl dra` on a terminal opens the UI too.
-$TMUX_CMD kill-server
-rm -f "$T/rc" "$T/stderr"
 start --from "$EXAMPLE"
 wait_for "gpus[32]"
 quit

@@ -30,8 +30,6 @@ screen | grep -q "^plan plan.yaml: 32 GPUs" ||
 send Escape
 wait_for "gpus[32]"
 quit
-$TMUX_CMD kill-server
-rm -f "$T/rc" "$T/stderr"
 
 # JSON plans too.
 start ui --from "$EXAMPLE" --plan "$T/plan.json"
@@ -39,8 +37,6 @@ wait_for "gpus[32]"
 send p
 wait_for "68 partitions held"
 quit C-c
-$TMUX_CMD kill-server
-rm -f "$T/rc" "$T/stderr"
 
 # Without --plan, p says how to get one.
 start ui --from "$EXAMPLE"

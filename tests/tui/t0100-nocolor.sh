@@ -14,8 +14,6 @@ start ui claims --from "$EXAMPLE"
 wait_for "claims(all)[13]"
 [ "$(sgr_colours)" -gt 0 ] || fail "no colours by default"
 quit
-$TMUX_CMD kill-server
-rm -f "$T/rc" "$T/stderr"
 
 start -e NO_COLOR=1 ui claims --from "$EXAMPLE"
 wait_for "claims(all)[13]"
@@ -24,16 +22,12 @@ n=$(sgr_colours)
 # The selection is still visible: reverse video.
 screen -e | grep -E -q '\[([0-9]*;)*7m' || fail "no reverse video under NO_COLOR"
 quit
-$TMUX_CMD kill-server
-rm -f "$T/rc" "$T/stderr"
 
 # An empty NO_COLOR does not count.
 start -e NO_COLOR= ui claims --from "$EXAMPLE"
 wait_for "claims(all)[13]"
 [ "$(sgr_colours)" -gt 0 ] || fail "NO_COLOR= (empty) turned colours off"
 quit
-$TMUX_CMD kill-server
-rm -f "$T/rc" "$T/stderr"
 
 start ui claims --no-color --from "$EXAMPLE"
 wait_for "claims(all)[13]"
