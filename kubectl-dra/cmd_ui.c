@@ -76,20 +76,49 @@ static const struct dra_flag cmd_ui_flags[] = {
 	{ NULL, 0, 0, 0, NULL, NULL }
 };
 
-/* --from FILE: the snapshot, handed over on the first poll. */
+/*
+ * --from FILE: the snapshot, handed over on the first poll; ctrl-r
+ * reads the file again (a new `kubectl dra snapshot` of it).
+ */
 struct file_source {
+	struct dra_ctx		*ctx;
 	struct kube_snapshot	*snap;
 	const char		*path;
 	size_t			 nwarnings;
+	int			 reread;
 };
+
+static void
+file_refresh(void *arg)
+{
+	struct file_source	*fs = arg;
+
+	fs->reread = 1;
+}
 
 static int
 file_poll(void *arg, struct kube_snapshot **out, struct tui_source_status *st,
     struct dra_err *err)
 {
 	struct file_source	*fs = arg;
+	struct kube_snapshot	*s = NULL;
 
-	(void)err;
+	if (fs->reread) {
+		fs->reread = 0;
+		/* Its error message goes to stderr, replayed after the
+		   screen closes; the status line says it failed. */
+		if (dra_source_load(fs->ctx, DRA_NEED_ALL, NULL, &s) !=
+		    DRA_RET_OK) {
+			memset(st, 0, sizeof *st);
+			snprintf(st->where, sizeof st->where, "%s", fs->path);
+			*out = NULL;
+			return dra_err_set(err, KUBE_E_IO, "cannot read %s "
+			    "again; showing what was read before", fs->path);
+		}
+		kube_snapshot_free(fs->snap);
+		fs->snap = s;
+		fs->nwarnings = s->warnings.n;
+	}
 	*out = fs->snap;
 	fs->snap = NULL;
 	memset(st, 0, sizeof *st);
@@ -231,10 +260,12 @@ cmd_ui_exec(struct dra_ctx *ctx, struct dra_args *args)
 			cJSON_Delete(plan);
 			return ret;
 		}
+		fs.ctx = ctx;
 		fs.path = ctx->opts.from;
 		fs.nwarnings = fs.snap->warnings.n;
 		src.arg = &fs;
 		src.poll = file_poll;
+		src.refresh = file_refresh;
 		rc = tui_run(&o, &src, &err);
 		kube_snapshot_free(fs.snap);
 	} else {

@@ -76,6 +76,8 @@ const struct tui_binding tui_text_keys[] = {
 	    TUI_A_RIGHT },
 	{ { 'n', 0 }, "n", "next match of the search", TUI_A_SEARCH_NEXT },
 	{ { 'N', 0 }, "N", "previous match", TUI_A_SEARCH_PREV },
+	{ { 'r', 0 }, "r", "why: explain again on the newest data",
+	    TUI_A_RECOMPUTE },
 	{ { 0 }, NULL, NULL, TUI_A_NONE }
 };
 

@@ -49,6 +49,14 @@ struct tui_view;
 #define TUI_MIN_COLS	50
 #define TUI_MIN_LINES	10
 
+/*
+ * A why text is made again with new data only when making it took
+ * less than this; else the title says the data changed and r
+ * recomputes it (the allocator over every node may take a second on a
+ * large cluster, and data may change several times a second).
+ */
+#define TUI_WHY_AUTO_MS	100
+
 /* Lines above and below the body: two header lines, the title, the
    breadcrumbs and the status line. */
 #define TUI_HEAD_LINES	3
@@ -416,6 +424,7 @@ enum tui_action {
 	/* Text views. */
 	TUI_A_SEARCH_NEXT,
 	TUI_A_SEARCH_PREV,
+	TUI_A_RECOMPUTE,
 };
 
 #define TUI_KEY_CODES	4
@@ -673,6 +682,8 @@ struct tui {
 
 	char			 status[512];
 	int			 status_err;
+	char			 note[512];	/* a view's standing note,
+						   under the source's */
 
 	int			 lines;		/* screen size */
 	int			 cols;
@@ -780,6 +791,13 @@ const struct tui_view_type *tui_view_find(const char *word);
 /* Set the status line (err: shown as an error). */
 void	tui_status(struct tui *t, int err, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
+
+/*
+ * Set the views' standing note (the GPU map's warnings), shown on the
+ * status line when neither a message nor the source's note is.
+ */
+void	tui_note(struct tui *t, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
 
 /* The namespace filter for views: NULL for all namespaces. */
 const char *tui_namespace(const struct tui *t);

@@ -89,6 +89,16 @@ tui_status(struct tui *t, int err, const char *fmt, ...)
 	t->status_err = err;
 }
 
+void
+tui_note(struct tui *t, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->note, sizeof t->note, fmt, ap);
+	va_end(ap);
+}
+
 const char *
 tui_namespace(const struct tui *t)
 {
@@ -1167,6 +1177,9 @@ draw_footer(struct tui *t)
 	} else if (t->have_st && t->st.note[0] != '\0') {
 		attrset(tui_attr(TUI_C_NOTE));
 		tui_addfit(stdscr, t->st.note, t->cols, 0, 0);
+	} else if (t->note[0] != '\0') {
+		attrset(tui_attr(TUI_C_NOTE));
+		tui_addfit(stdscr, t->note, t->cols, 0, 0);
 	}
 	attrset(tui_attr(TUI_C_NORMAL));
 }

@@ -216,8 +216,10 @@ gpus_update(struct tui_view *v, const struct kube_snapshot *s)
 		return;
 	}
 	if (d->map->nwarnings > 0)
-		tui_status(v->tui, 0, "GPU map: %s%s", d->map->warnings[0],
+		tui_note(v->tui, "GPU map: %s%s", d->map->warnings[0],
 		    d->map->nwarnings > 1 ? " (and more)" : "");
+	else
+		tui_note(v->tui, "%s", "");
 	apply_filter(d);
 	restore(d);
 }

@@ -11,6 +11,7 @@
  */
 #include "tui-int.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,8 @@ struct text_data {
 	int			 pod;
 	char			 title[256];
 	int			 gone;
+	int64_t			 cost_ms;	/* making the text took */
+	int			 outdated;	/* newer data, not applied */
 };
 
 static int	text_init(struct tui_view *, const void *);
@@ -225,6 +228,7 @@ text_init(struct tui_view *v, const void *arg)
 	struct text_data		*d;
 	char				 why[1200], *text;
 	const char			*verb;
+	int64_t				 t0;
 
 	d = xcalloc(1, sizeof *d);
 	tui_tv_init(&d->tv);
@@ -259,7 +263,9 @@ text_init(struct tui_view *v, const void *arg)
 		text_free(v);
 		return -1;
 	}
+	t0 = tui_now_ms();
 	text = make_text(d, v->tui->snap, why, sizeof why);
+	d->cost_ms = tui_now_ms() - t0;
 	if (text == NULL) {
 		tui_status(v->tui, 1, "%s", why);
 		text_free(v);
@@ -284,16 +290,18 @@ text_free(struct tui_view *v)
 	v->data = NULL;
 }
 
+/* Make the text again from s. */
 static void
-text_update(struct tui_view *v, const struct kube_snapshot *s)
+remake(struct tui_view *v, const struct kube_snapshot *s)
 {
 	struct text_data	*d = v->data;
 	char			 why[1200], *text;
+	int64_t			 t0;
 
-	/* The text is owned: nothing to let go of. */
-	if (s == NULL || d->what == TUI_D_HELP)
-		return;
+	d->outdated = 0;
+	t0 = tui_now_ms();
 	text = make_text(d, s, why, sizeof why);
+	d->cost_ms = tui_now_ms() - t0;
 	if (text == NULL) {
 		d->gone = 1;
 		return;
@@ -303,6 +311,21 @@ text_update(struct tui_view *v, const struct kube_snapshot *s)
 	if (d->tv.search[0] != '\0' && d->tv.match != (size_t)-1)
 		d->tv.match = d->tv.match < d->tv.nlines ? d->tv.match :
 		    (size_t)-1;
+}
+
+static void
+text_update(struct tui_view *v, const struct kube_snapshot *s)
+{
+	struct text_data	*d = v->data;
+
+	/* The text is owned: nothing to let go of. */
+	if (s == NULL || d->what == TUI_D_HELP)
+		return;
+	if (d->what == TUI_D_WHY && d->cost_ms >= TUI_WHY_AUTO_MS) {
+		d->outdated = 1;
+		return;
+	}
+	remake(v, s);
 }
 
 static void
@@ -330,6 +353,9 @@ text_title(struct tui_view *v, char *buf, size_t len)
 
 	if (d->gone)
 		snprintf(buf, len, "%s (deleted)", d->title);
+	else if (d->outdated)
+		snprintf(buf, len, "%s (the data changed: r explains again)",
+		    d->title);
 	else
 		snprintf(buf, len, "%s", d->title);
 	return buf;
@@ -373,6 +399,12 @@ text_key(struct tui_view *v, enum tui_action a, int key)
 		return tui_tv_side(&d->tv, 8) | TUI_REDRAW;
 	case TUI_A_END:
 		return tui_tv_move(&d->tv, (long)d->tv.nlines) | TUI_REDRAW;
+	case TUI_A_RECOMPUTE:
+		if (d->what != TUI_D_WHY)
+			return TUI_UNHANDLED;
+		if (v->tui->snap != NULL)
+			remake(v, v->tui->snap);
+		return TUI_REDRAW;
 	case TUI_A_SEARCH_NEXT:
 	case TUI_A_SEARCH_PREV:
 		if (d->tv.search[0] == '\0') {

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cjson/cJSON.h>
 #include <cmocka.h>
@@ -601,6 +602,9 @@ test_gpu_view(void **state)
 struct fixture {
 	struct kube_snapshot	*snap;
 	int			 polls;
+	int			 live;
+	int			 stale;
+	const char		*note;
 };
 
 static int
@@ -614,7 +618,16 @@ fixture_poll(void *arg, struct kube_snapshot **out,
 	*out = f->snap;
 	f->snap = NULL;
 	memset(st, 0, sizeof *st);
-	snprintf(st->where, sizeof st->where, "%s", EXAMPLE);
+	st->live = f->live;
+	st->stale = f->stale;
+	st->updated = (int64_t)time(NULL) - 12;
+	if (f->live)
+		snprintf(st->where, sizeof st->where, "context kind-dra "
+		    "(https://127.0.0.1:6443)");
+	else
+		snprintf(st->where, sizeof st->where, "%s", EXAMPLE);
+	if (f->note != NULL)
+		snprintf(st->note, sizeof st->note, "%s", f->note);
 	return KUBE_OK;
 }
 
@@ -635,8 +648,8 @@ test_draw(void **state)
 	memset(&o, 0, sizeof o);
 	o.view = "claims";
 	memset(&src, 0, sizeof src);
+	memset(&fx, 0, sizeof fx);
 	fx.snap = load_example(NULL);
-	fx.polls = 0;
 	src.arg = &fx;
 	src.poll = fixture_poll;
 	t = tui_new(&o, &src);
@@ -705,6 +718,67 @@ test_draw(void **state)
 	tui_free(t);
 }
 
+/* The header's live, stale and offline states; the source's note. */
+static void
+test_header(void **state)
+{
+	struct tui_screen	 scr;
+	struct dra_err		 err;
+	struct tui_opts		 o;
+	struct tui_source	 src;
+	struct fixture		 fx;
+	struct tui		*t;
+	FILE			*in, *out;
+	char			 line[1024];
+	size_t			 n;
+
+	(void)state;
+	memset(&o, 0, sizeof o);
+	memset(&src, 0, sizeof src);
+	memset(&fx, 0, sizeof fx);
+	fx.snap = load_example(NULL);
+	fx.live = 1;
+	fx.note = "cannot list resourceslices (forbidden); showing what "
+	    "could be read";
+	src.arg = &fx;
+	src.poll = fixture_poll;
+	t = tui_new(&o, &src);
+	tui_poll(t, 1);
+	in = fopen("/dev/null", "r");
+	out = fopen("/dev/null", "w");
+	assert_int_equal(tui_screen_open(&scr, in, out, "xterm-256color", 0,
+	    0, 0, &err), KUBE_OK);
+	resizeterm(24, 80);
+	tui_resize(t, 24, 80);
+	tui_prepare(t);
+	tui_draw(t);
+	tui_screen_line(0, line, sizeof line);
+	assert_non_null(strstr(line, " context kind-dra "
+	    "(https://127.0.0.1:6443)"));
+	n = strlen(line);
+	assert_true(n > 5 && strcmp(line + n - 5, " LIVE") == 0);
+	tui_screen_line(23, line, sizeof line);
+	assert_string_equal(line, "cannot list resourceslices (forbidden); "
+	    "showing what could be read");
+	/* A broken watch: stale, with the age of the data. */
+	fx.stale = 1;
+	fx.note = NULL;
+	assert_int_equal(tui_poll(t, 0), TUI_REDRAW);
+	tui_draw(t);
+	tui_screen_line(0, line, sizeof line);
+	n = strlen(line);
+	assert_true(n > 10 && (strcmp(line + n - 10, " STALE 12s") == 0 ||
+	    strcmp(line + n - 10, " STALE 13s") == 0));
+	/* Without the source's note, the GPU map's own. */
+	tui_screen_line(23, line, sizeof line);
+	assert_non_null(strstr(line, "GPU map: gpu.nvidia.com/gpu-node-4/"
+	    "gpu-3: taint nvidia.com/gpu-unhealthy=xid-79"));
+	tui_screen_close(&scr);
+	fclose(in);
+	fclose(out);
+	tui_free(t);
+}
+
 static void
 test_no_color(void **state)
 {
@@ -747,6 +821,7 @@ main(void)
 		cmocka_unit_test(test_gpu_bar),
 		cmocka_unit_test(test_gpu_view),
 		cmocka_unit_test(test_draw),
+		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_no_color),
 	};
 
