@@ -39,6 +39,12 @@ struct cJSON *kube_ynode_to_json(const struct kube_ynode *n);
 /* A plan document is not larger than this. */
 #define UI_PLAN_MAX	(64UL * 1024 * 1024)
 
+static void	file_refresh(void *);
+static int	file_poll(void *, struct kube_snapshot **,
+		    struct tui_source_status *, struct dra_err *);
+static enum dra_ret read_plan(const char *, cJSON **);
+static enum dra_ret cmd_ui_exec(struct dra_ctx *, struct dra_args *);
+
 static const char cmd_ui_help[] =
 "An interactive view of the cluster's Dynamic Resource Allocation state,\n"
 "in the manner of k9s: the GPUs node by node, each a bar of its memory\n"

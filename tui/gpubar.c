@@ -24,6 +24,8 @@ static int	part_rank(const struct dra_gpu_part *);
 static void	part_label(const struct dra_gpu *, const struct dra_gpu_part *,
 		    char *, size_t);
 static enum tui_colour part_colour(const struct dra_gpu_part *);
+static void	draw_gpu(const struct dra_gpu *, int, int, int, int, int, int,
+		    int, const char *);
 
 enum tui_colour
 tui_util_colour(double util)

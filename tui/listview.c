@@ -27,6 +27,7 @@ static void	lv_rebuild(struct tui_listview *);
 static int	lv_match(const struct tui_listview *, size_t);
 static void	lv_apply_sort(struct tui_listview *);
 static void	lv_remember(struct tui_listview *);
+static int	cmp_rows(const void *, const void *);
 static int	shrink_columns(const struct tui_listview *, int *, int, int,
 		    int);
 static int	name_column(const struct dra_table *, size_t);
@@ -128,7 +129,8 @@ lv_match(const struct tui_listview *lv, size_t i)
 	if (lv->filter[0] == '\0' || (lv->inverse && lv->filter[1] == '\0'))
 		return 1;
 	if (lv->literal)
-		m = tui_strcasestr(lv->lines[i], lv->filter + lv->inverse) != NULL;
+		m = tui_strcasestr(lv->lines[i], lv->filter +
+		    lv->inverse) != NULL;
 	else
 		m = regexec(&lv->re, lv->lines[i], 0, NULL, 0) == 0;
 	return lv->inverse ? !m : m;
@@ -494,7 +496,8 @@ tui_lv_draw(struct tui_listview *lv, WINDOW *w, int y, int x, int h,
 		first = 0;
 		if ((int)c == lv->sort_col) {
 			snprintf(head, sizeof head, "%s%s",
-			    t->columns[c].name, lv->sort_desc ? g->down : g->up);
+			    t->columns[c].name, lv->sort_desc ? g->down :
+			    g->up);
 			wattrset(w, tui_attr(TUI_C_SORTHEAD));
 			cx += tui_addfit(w, head, widths[c], 1, 0);
 			wattrset(w, tui_attr(TUI_C_COLHEAD));

@@ -108,9 +108,10 @@ tui_run(const struct tui_opts *opts, struct tui_source *src,
 	struct pollfd		 pfd[2];
 	struct sigaction	 sa, old_int, old_term, old_hup;
 	int64_t			 now, next_tick, wait;
-	unsigned		 tick = opts->tick_ms != 0 ? opts->tick_ms : 1000;
+	unsigned		 tick;
 	int			 dirty = 1, sfd, n, r, ch, flags, clear = 0;
 
+	tick = opts->tick_ms != 0 ? opts->tick_ms : 1000;
 	t = tui_new(opts, src);
 	t->now_ms = tui_now_ms();
 	/* The first data before curses: the first screen has it. */
@@ -185,7 +186,8 @@ tui_run(const struct tui_opts *opts, struct tui_source *src,
 				dirty = 1;
 			if (flags & TUI_REFRESH) {
 				if (src != NULL && src->refresh != NULL)
-					(src->refresh)(src->arg);	/* refresh is a curses macro */
+					/* refresh is a curses macro */
+					(src->refresh)(src->arg);
 				tui_poll(t, 0);
 				dirty = 1;
 			}

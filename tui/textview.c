@@ -1,9 +1,10 @@
 /*
  * textview.c: a scrolling text (describe, YAML, why, help), like
  * less -S: the text is split into lines once; drawing shows the lines
- * from top and from column left (Left/Right), cut at the screen width, the line of the current search match
- * highlighted.  The search is a case-insensitive extended regex (a
- * substring when the expression does not compile), wrapping around.
+ * from top and from column left (Left/Right), cut at the screen
+ * width, the line of the current search match highlighted.  The
+ * search is a case-insensitive extended regex (a substring when the
+ * expression does not compile), wrapping around.
  */
 #include "tui-int.h"
 

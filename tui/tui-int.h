@@ -79,39 +79,39 @@ struct tui_view;
  * when the terminal has no colours, NO_COLOR is set or --no-color was
  * given.
  */
-#define TUI_COLOURS(X)							\
-	X(NORMAL,	-1,		-1,		A_NORMAL, A_NORMAL)	\
-	X(HEADER,	COLOR_CYAN,	-1,		A_NORMAL, A_NORMAL)	\
-	X(HEADVAL,	-1,		-1,		A_BOLD,	  A_BOLD)	\
-	X(TITLE,	COLOR_CYAN,	-1,		A_BOLD,	  A_BOLD)	\
-	X(COLHEAD,	COLOR_BLACK,	COLOR_CYAN,	A_NORMAL, A_UNDERLINE) \
-	X(SORTHEAD,	COLOR_BLACK,	COLOR_YELLOW,	A_BOLD,	  A_BOLD|A_UNDERLINE) \
-	X(SELECTED,	COLOR_BLACK,	COLOR_CYAN,	A_NORMAL, A_REVERSE)	\
-	X(PENDING,	COLOR_YELLOW,	-1,		A_NORMAL, A_NORMAL)	\
-	X(BAD,		COLOR_RED,	-1,		A_NORMAL, A_NORMAL)	\
-	X(LIVE,		COLOR_GREEN,	-1,		A_BOLD,	  A_BOLD)	\
-	X(STALE,	COLOR_YELLOW,	-1,		A_BOLD,	  A_BOLD|A_REVERSE) \
-	X(OFFLINE,	COLOR_MAGENTA,	-1,		A_BOLD,	  A_BOLD)	\
-	X(ERROR,	COLOR_RED,	-1,		A_BOLD,	  A_BOLD)	\
-	X(NOTE,		COLOR_YELLOW,	-1,		A_NORMAL, A_NORMAL)	\
-	X(CRUMB,	COLOR_BLACK,	COLOR_CYAN,	A_NORMAL, A_REVERSE)	\
-	X(CRUMBTOP,	COLOR_BLACK,	COLOR_YELLOW,	A_BOLD,	  A_BOLD|A_REVERSE) \
-	X(PROMPT,	COLOR_YELLOW,	-1,		A_BOLD,	  A_BOLD)	\
-	X(MATCH,	COLOR_BLACK,	COLOR_YELLOW,	A_NORMAL, A_UNDERLINE)	\
-	X(DIM,		-1,		-1,		A_DIM,	  A_DIM)	\
-	X(UTILOK,	COLOR_GREEN,	-1,		A_BOLD,	  A_NORMAL)	\
-	X(UTILWARN,	COLOR_YELLOW,	-1,		A_BOLD,	  A_BOLD)	\
-	X(UTILHIGH,	COLOR_RED,	-1,		A_BOLD,	  A_BOLD|A_UNDERLINE) \
-	X(PARTFREE,	-1,		-1,		A_DIM,	  A_DIM)	\
-	X(PARTPLAN,	COLOR_BLACK,	COLOR_MAGENTA,	A_NORMAL, A_UNDERLINE) \
-	X(PARTBLOCK,	COLOR_WHITE,	COLOR_BLACK,	A_DIM,	  A_DIM)	\
-	X(PARTTAINT,	COLOR_WHITE,	COLOR_RED,	A_BOLD,	  A_BOLD)	\
-	X(TEAM0,	COLOR_BLACK,	COLOR_GREEN,	A_NORMAL, A_REVERSE)	\
-	X(TEAM1,	COLOR_BLACK,	COLOR_BLUE,	A_NORMAL, A_REVERSE)	\
-	X(TEAM2,	COLOR_BLACK,	COLOR_CYAN,	A_NORMAL, A_REVERSE)	\
-	X(TEAM3,	COLOR_BLACK,	COLOR_YELLOW,	A_NORMAL, A_REVERSE)	\
-	X(TEAM4,	COLOR_BLACK,	COLOR_WHITE,	A_NORMAL, A_REVERSE)	\
-	X(TEAM5,	COLOR_WHITE,	COLOR_BLUE,	A_BOLD,	  A_REVERSE)
+#define TUI_COLOURS(X) \
+	X(NORMAL, -1, -1, A_NORMAL, A_NORMAL)                               \
+	X(HEADER, COLOR_CYAN, -1, A_NORMAL, A_NORMAL)                       \
+	X(HEADVAL, -1, -1, A_BOLD, A_BOLD)                                  \
+	X(TITLE, COLOR_CYAN, -1, A_BOLD, A_BOLD)                            \
+	X(COLHEAD, COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_UNDERLINE)          \
+	X(SORTHEAD, COLOR_BLACK, COLOR_YELLOW, A_BOLD, A_BOLD | A_UNDERLINE) \
+	X(SELECTED, COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE)           \
+	X(PENDING, COLOR_YELLOW, -1, A_NORMAL, A_NORMAL)                    \
+	X(BAD, COLOR_RED, -1, A_NORMAL, A_NORMAL)                           \
+	X(LIVE, COLOR_GREEN, -1, A_BOLD, A_BOLD)                            \
+	X(STALE, COLOR_YELLOW, -1, A_BOLD, A_BOLD | A_REVERSE)              \
+	X(OFFLINE, COLOR_MAGENTA, -1, A_BOLD, A_BOLD)                       \
+	X(ERROR, COLOR_RED, -1, A_BOLD, A_BOLD)                             \
+	X(NOTE, COLOR_YELLOW, -1, A_NORMAL, A_NORMAL)                       \
+	X(CRUMB, COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE)              \
+	X(CRUMBTOP, COLOR_BLACK, COLOR_YELLOW, A_BOLD, A_BOLD | A_REVERSE)  \
+	X(PROMPT, COLOR_YELLOW, -1, A_BOLD, A_BOLD)                         \
+	X(MATCH, COLOR_BLACK, COLOR_YELLOW, A_NORMAL, A_UNDERLINE)          \
+	X(DIM, -1, -1, A_DIM, A_DIM)                                        \
+	X(UTILOK, COLOR_GREEN, -1, A_BOLD, A_NORMAL)                        \
+	X(UTILWARN, COLOR_YELLOW, -1, A_BOLD, A_BOLD)                       \
+	X(UTILHIGH, COLOR_RED, -1, A_BOLD, A_BOLD | A_UNDERLINE)            \
+	X(PARTFREE, -1, -1, A_DIM, A_DIM)                                   \
+	X(PARTPLAN, COLOR_BLACK, COLOR_MAGENTA, A_NORMAL, A_UNDERLINE)      \
+	X(PARTBLOCK, COLOR_WHITE, COLOR_BLACK, A_DIM, A_DIM)                \
+	X(PARTTAINT, COLOR_WHITE, COLOR_RED, A_BOLD, A_BOLD)                \
+	X(TEAM0, COLOR_BLACK, COLOR_GREEN, A_NORMAL, A_REVERSE)             \
+	X(TEAM1, COLOR_BLACK, COLOR_BLUE, A_NORMAL, A_REVERSE)              \
+	X(TEAM2, COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE)              \
+	X(TEAM3, COLOR_BLACK, COLOR_YELLOW, A_NORMAL, A_REVERSE)            \
+	X(TEAM4, COLOR_BLACK, COLOR_WHITE, A_NORMAL, A_REVERSE)             \
+	X(TEAM5, COLOR_WHITE, COLOR_BLUE, A_BOLD, A_REVERSE)
 
 enum tui_colour {
 #define TUI_COLOUR_ENUM(name, fg, bg, attr, mono) TUI_C_##name,
@@ -604,7 +604,8 @@ struct tui_bar_seg {
  * unpartitioned GPU).  Fills segs (at most TUI_BAR_MAXSEGS, in column
  * order) and returns how many.
  */
-int	tui_gpu_bar(const struct dra_gpu *g, int width, struct tui_bar_seg *segs);
+int	tui_gpu_bar(const struct dra_gpu *g, int width,
+	    struct tui_bar_seg *segs);
 
 /*
  * The bar as plain text, for tests: each segment starts with '|' and
@@ -687,7 +688,7 @@ struct tui {
 
 	int			 lines;		/* screen size */
 	int			 cols;
-	int64_t			 now_ms;	/* monotonic, of the last event */
+	int64_t			 now_ms;	/* monotonic, last event */
 	int64_t			 last_key_ms;
 	int			 quit;
 

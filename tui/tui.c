@@ -36,6 +36,10 @@ static void	draw_header(struct tui *);
 static void	draw_title(struct tui *, struct tui_view *);
 static void	draw_footer(struct tui *);
 static int	root_index(const struct tui_view_type *);
+static int	is_root(const struct tui *, const struct tui_view *);
+static void	invalidate_views(struct tui *);
+static void	candidate(const char *, const char *, const char **, size_t *,
+		    size_t);
 
 const struct tui_view_type *const tui_root_views[] = {
 	&tui_view_gpus,

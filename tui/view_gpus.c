@@ -47,6 +47,11 @@ static const struct dra_gpu_map *shown(const struct gpus_data *);
 static void	apply_filter(struct gpus_data *);
 static void	remember(struct gpus_data *);
 static void	restore(struct gpus_data *);
+static void	free_fmap(struct gpus_data *);
+static int	gpu_matches(const struct gpus_data *, const char *,
+		    const struct dra_gpu *);
+static int	bar_parts(const struct dra_gpu *, int *);
+static int	open_selected(struct tui_view *, enum tui_detail);
 
 static const char *const gpus_aliases[] = { "gpu", "map", NULL };
 

@@ -29,6 +29,10 @@ static void	plan_draw(struct tui_view *, int, int, int, int);
 static int	plan_key(struct tui_view *, enum tui_action, int);
 static char	*plan_title(struct tui_view *, char *, size_t);
 static void	plan_scroll(struct tui_view *, int, int);
+static const char *plan_name(const struct tui *);
+static size_t	plan_lines(struct tui_view *);
+static void	heading(const char *, const struct dra_gpu_map *, int, int,
+		    int);
 
 const struct tui_view_type tui_view_plan = {
 	"plan", NULL, 0, 0, -1, NULL, plan_init, plan_free, plan_update,

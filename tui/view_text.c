@@ -44,6 +44,12 @@ static int	text_filter(struct tui_view *, const char *);
 static void	text_scroll(struct tui_view *, int, int);
 static char	*make_text(const struct text_data *,
 		    const struct kube_snapshot *, char *, size_t);
+static char	*yaml_text(const struct text_data *,
+		    const struct kube_snapshot *, char *, size_t);
+static char	*why_text(const struct text_data *,
+		    const struct kube_snapshot *, char *, size_t);
+static int	node_known(const struct kube_snapshot *, const char *);
+static void	remake(struct tui_view *, const struct kube_snapshot *);
 
 const struct tui_view_type tui_view_text = {
 	"text", NULL, 0, 0, -1, tui_text_keys, text_init, text_free,

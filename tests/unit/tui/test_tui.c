@@ -388,8 +388,8 @@ no_clash(const struct tui_binding *a, const struct tui_binding *b)
 				for (l = 0; l < TUI_KEY_CODES &&
 				    b[j].codes[l] != 0; l++) {
 					if (a[i].codes[k] == b[j].codes[l])
-						fail_msg("key %d is both \"%s\" "
-						    "and \"%s\"", a[i].codes[k],
+						fail_msg("key %d: \"%s\", "
+						    "\"%s\"", a[i].codes[k],
 						    a[i].help, b[j].help);
 				}
 			}
