@@ -317,8 +317,9 @@ typedef enum tui_colour (*tui_row_colour_fn)(const struct dra_table *,
 
 /*
  * Draw lv at (y, x), h lines by width columns on w: the column header,
- * then the rows from lv->top, the selection highlighted (focus) .
- * Adjusts lv->top so the selection is visible and sets lv->height.
+ * then the rows from lv->top, the selection highlighted, the others
+ * in the colour the view's hook gives (colour may be NULL).  Only
+ * reads lv: tui_lv_scroll has made the selection visible.
  */
 void	tui_lv_draw(struct tui_listview *lv, WINDOW *w, int y, int x, int h,
 	    int width, tui_row_colour_fn colour);
@@ -701,9 +702,10 @@ struct tui {
 
 /*
  * A new UI on src (borrowed, may be NULL for tests) with opts
- * (copied; strings borrowed).  Opens opts->view (or "gpus") as the
- * root; an unknown view name is reported by tui_run's caller, here it
- * falls back to gpus.  Needs no terminal.
+ * (copied; strings and the plan borrowed).  Opens opts->view (or
+ * "gpus") as the root; an unknown view name is refused by tui_run's
+ * caller (tui_view_known), here it falls back to the first view.
+ * Allocation failure is fatal (xmalloc.h).  Needs no terminal.
  */
 struct tui *tui_new(const struct tui_opts *opts, struct tui_source *src);
 
@@ -711,16 +713,18 @@ struct tui *tui_new(const struct tui_opts *opts, struct tui_source *src);
 void	tui_free(struct tui *t);
 
 /*
- * Show snapshot s (owned from now on; finished): the views on screen
- * rebuild at once, keeping their selection by object key; the others
- * release their pointers and rebuild when shown.  now_ms is the
- * monotonic clock (for the hold-off).
+ * Show snapshot s (owned from now on; finished; NULL is ignored): the
+ * view on screen rebuilds at once, keeping its selection by object key;
+ * the others release their pointers and rebuild when shown; the old
+ * snapshot is freed.
  */
 void	tui_set_snapshot(struct tui *t, struct kube_snapshot *s);
 
 /*
- * Offer a snapshot from the source: shown at once, unless a key came
- * in the last TUI_HOLD_MS, then held until tui_tick.
+ * Offer a snapshot from the source (owned from now on): shown at once,
+ * unless a key came in the last TUI_HOLD_MS (by t->now_ms, which the
+ * loop sets), then held until tui_tick; a newer offer replaces a held
+ * one.
  */
 void	tui_offer_snapshot(struct tui *t, struct kube_snapshot *s);
 
@@ -749,18 +753,23 @@ int	tui_key(struct tui *t, int key);
 
 /*
  * Run a ":" command line (without the colon): a view name or alias
- * ("claims", "dev"), "ns NAME", "ns" / "ns -" / "ns all" (every
- * namespace), "ctx" (the contexts) or "ctx NAME", "why pod/NAME" or
- * "why claim/NAME" (in the current namespace, or ns/NAME), "plan",
- * "help", "q" / "quit".  Returns TUI_* flags; an unknown command is an
- * error on the status line.
+ * ("claims", "dev"), optionally with a namespace and/or "/FILTER"
+ * ("claims team-a /llm"); "ns NAME", "ns" / "ns -" / "ns all" (every
+ * namespace); "ctx" (the contexts) or "ctx NAME"; "why pod/NAME" or
+ * "why claim/NAME" (in the current namespace, or pod/NS/NAME);
+ * "plan"; "help"; "-" (the previous root view); "q" / "quit".
+ * Returns TUI_* flags; an unknown command is an error on the status
+ * line with the closest word suggested.
  */
 int	tui_command(struct tui *t, const char *line);
 
 /*
- * Complete the command word of line in place (len bytes): the longest
- * common prefix of the view names and command words it starts; the
- * candidates go into t->hint.  Returns how many candidates there are.
+ * Complete the last word of line in place (len bytes): the command
+ * word among the view names and commands, or the argument of "ns" (the
+ * snapshot's namespaces) and "ctx" (the source's contexts).  The word
+ * becomes the longest common prefix of the candidates (with a blank
+ * after a single one); the candidates go into t->hint when there are
+ * several.  Returns how many candidates there are.
  */
 int	tui_complete(struct tui *t, char *line, size_t len);
 

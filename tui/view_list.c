@@ -324,7 +324,6 @@ list_key(struct tui_view *v, enum tui_action a, int key)
 	struct tui		*t = v->tui;
 	const struct dra_row	*row = tui_lv_selected(&d->lv);
 	struct tui_detail_arg	 da;
-	struct dra_err		 err;
 	char			 buf[1024];
 	int			 col, ncol;
 
@@ -422,7 +421,6 @@ list_key(struct tui_view *v, enum tui_action a, int key)
 		tui_status(t, 0, "wide columns %s", d->wide ? "on" : "off");
 		return TUI_REDRAW;
 	default:
-		(void)err;
 		return TUI_UNHANDLED;
 	}
 }
