@@ -21,6 +21,7 @@
 #include "xmalloc.h"
 
 #define COL_GAP	2
+#define COL_MIN	10	/* narrower is no use: the column goes */
 
 static void	lv_clear_rows(struct tui_listview *);
 static void	lv_rebuild(struct tui_listview *);
@@ -31,6 +32,7 @@ static int	cmp_rows(const void *, const void *);
 static int	shrink_columns(const struct tui_listview *, int *, int, int,
 		    int);
 static int	name_column(const struct dra_table *, size_t);
+static int	col_priority(const struct dra_table *, size_t);
 
 /* The listview being sorted (qsort has no argument). */
 static const struct tui_listview *sorting;
@@ -417,19 +419,80 @@ name_column(const struct dra_table *t, size_t c)
 	    (t->kind == DRA_KIND_POOL && strcmp(n, "POOL") == 0);
 }
 
+/*
+ * Which columns go first when the screen is narrow: 0 first, then 1;
+ * the names (2) only when nothing else is left.
+ */
+static int
+col_priority(const struct dra_table *t, size_t c)
+{
+	static const char *const keep[] = { "STATE", "CLAIM", "USE%", "USED",
+	    "HARD", "AGE", "RESOURCE", "COMPLETE", "AVAILABLE", NULL };
+	size_t	i;
+
+	if (name_column(t, c))
+		return 2;
+	for (i = 0; keep[i] != NULL; i++) {
+		if (strcmp(t->columns[c].name, keep[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 void
 tui_lv_layout(const struct tui_listview *lv, int width, int *out)
 {
 	const struct dra_table	*t = lv->table;
-	size_t			 c, n;
-	int			 total = 0, pass;
+	size_t			 c, n, drop;
+	int			 total, need, shown, pass, minw, head;
 
 	if (t == NULL)
 		return;
 	n = t->ncolumns;
-	for (c = 0; c < n; c++) {
+	for (c = 0; c < n; c++)
 		out[c] = lv->natw[c];
-		total += out[c] + (c > 0 ? COL_GAP : 0);
+	/*
+	 * A column cut below COL_MIN columns (or its header) says
+	 * nothing: leave whole columns out instead, the least important
+	 * and widest first, until the rest fit at that width.
+	 */
+	for (;;) {
+		need = 0;
+		shown = 0;
+		for (c = 0; c < n; c++) {
+			if (out[c] == 0)
+				continue;
+			head = tui_strwidth(t->columns[c].name);
+			minw = head > COL_MIN ? head : COL_MIN;
+			/* Names are kept whole as long as anything else
+			   can go. */
+			if (name_column(t, c))
+				minw = lv->natw[c];
+			need += lv->natw[c] < minw ? lv->natw[c] : minw;
+			shown++;
+		}
+		need += shown > 0 ? (shown - 1) * COL_GAP : 0;
+		if (need <= width || shown <= 1)
+			break;
+		drop = n;
+		for (c = 0; c < n; c++) {
+			if (out[c] == 0)
+				continue;
+			if (drop == n || col_priority(t, c) <
+			    col_priority(t, drop) || (col_priority(t, c) ==
+			    col_priority(t, drop) && lv->natw[c] >=
+			    lv->natw[drop]))
+				drop = c;
+		}
+		out[drop] = 0;
+	}
+	total = 0;
+	shown = 0;
+	for (c = 0; c < n; c++) {
+		if (out[c] == 0)
+			continue;
+		total += out[c] + (shown > 0 ? COL_GAP : 0);
+		shown++;
 	}
 	/*
 	 * Water-filling: the widest columns shrink together to the width
@@ -438,8 +501,10 @@ tui_lv_layout(const struct tui_listview *lv, int width, int *out)
 	 */
 	for (pass = 0; pass < 2 && total > width; pass++)
 		total = shrink_columns(lv, out, total, width, pass);
-	/* Still too wide: drop columns from the right. */
+	/* Still too wide (a very narrow screen): drop from the right. */
 	for (c = n; total > width && c-- > 1;) {
+		if (out[c] == 0)
+			continue;
 		total -= out[c] + COL_GAP;
 		out[c] = 0;
 	}

@@ -306,8 +306,11 @@ const struct dra_row *tui_lv_selected(const struct tui_listview *lv);
 /*
  * Fit the columns into width screen columns: the widths each column
  * gets in out (ncolumns long; 0 hides a column).  Columns are
- * separated by 2 blanks; when the natural widths do not fit, the
- * widest columns shrink first, to no less than their header.
+ * separated by 2 blanks.  When even 10 columns each (or the header,
+ * or less when the cells are narrower) do not fit, whole columns are
+ * left out, the least important first (names never, STATE, CLAIM, AGE,
+ * quota figures last), the widest of equals first; then the widest
+ * columns shrink together, names last, none below its header.
  */
 void	tui_lv_layout(const struct tui_listview *lv, int width, int *out);
 

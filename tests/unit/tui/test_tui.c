@@ -189,15 +189,30 @@ test_listview_filter_sort(void **state)
 	tui_lv_layout(&lv, 80, w);
 	assert_int_equal(w[1], 26);
 	assert_int_equal(w[0], 9);
-	assert_int_equal(w[2], 5);	/* STATE */
+	/* REQUESTS and DEVICES, the widest unimportant ones, go; the
+	   rest are cut to 10. */
+	assert_int_equal(w[2], 10);	/* STATE */
+	assert_int_equal(w[3], 0);
+	assert_int_equal(w[4], 0);
+	assert_int_equal(w[5], 10);	/* NODE */
+	assert_int_equal(w[6], 10);	/* PODS */
+	assert_int_equal(w[7], 5);	/* AGE */
 	{
-		int	total = 0;
+		int	total = 0, shown = 0;
 		size_t	c;
 
-		for (c = 0; c < t->ncolumns; c++)
-			total += w[c] + (c > 0 ? 2 : 0);
+		for (c = 0; c < t->ncolumns; c++) {
+			if (w[c] == 0)
+				continue;
+			total += w[c] + (shown++ > 0 ? 2 : 0);
+		}
 		assert_int_equal(total, 80);
 	}
+	/* A very narrow screen: the names still first. */
+	tui_lv_layout(&lv, 40, w);
+	assert_int_equal(w[0], 9);
+	assert_int_equal(w[1], 26);
+	assert_int_equal(w[2] + w[3] + w[4] + w[5] + w[6] + w[7], 0);
 
 	tui_lv_free(&lv);
 	dra_table_free(t);
@@ -682,7 +697,7 @@ test_draw(void **state)
 	assert_non_null(strstr(line, " claims(all)[13] "));
 	tui_screen_line(3, line, sizeof line);
 	assert_string_equal(line, "NAMESPACE  NAME                        "
-	    "STATE  REQUESTS  DEVICES  NODE  PODS  AGE");
+	    "STATE       NODE        PODS        AGE");
 	tui_screen_line(4, line, sizeof line);
 	assert_non_null(strstr(line, "team-a     ddp-trainer-0-gpus   "));
 	tui_screen_line(22, line, sizeof line);
