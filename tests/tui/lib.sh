@@ -24,6 +24,9 @@ export KUBECONFIG=/nonexistent/kubeconfig
 unset NO_COLOR
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/dra-tui.XXXXXX") || exit 1
+# The servers' sockets go with the test's directory.
+export TMUX_TMPDIR=$T
+unset TMUX
 # Each start gets its own server (dra$$-N), so a server still exiting
 # cannot be mistaken for the next one.
 NSTARTS=0
