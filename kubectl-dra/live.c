@@ -10,8 +10,9 @@
  * marks the data stale, waits (1 s, 2 s, 4 s ... 30 s) and lists the
  * kind again, replacing its cache only when the new list is whole.
  *
- * The caches hold each object as compact JSON text in a uthash table
- * keyed by "namespace/name": a fraction of a cJSON tree's memory.
+ * The caches hold each object as compact JSON text (without
+ * managedFields) in a uthash table keyed by "namespace/name": a
+ * fraction of a cJSON tree's memory.
  * After a burst of changes (the first change plus DEBOUNCE_MS) the
  * thread builds a finished struct kube_snapshot from every cache and
  * publishes it under the mutex, writing a byte to a pipe the UI polls;
@@ -32,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,7 @@
 #include "xmalloc.h"
 
 #define DEBOUNCE_MS	150	/* a burst of events, one snapshot */
+#define BUILD_SHARE	3	/* at most 1/3 of the time building */
 #define BACKOFF_MIN_MS	1000
 #define BACKOFF_MAX_MS	30000
 #define TICK_MS		1000	/* longest sleep of the thread */
@@ -96,7 +99,9 @@ struct dra_live {
 	char			*ns;		/* NULL: every namespace */
 	char			*own_ns;
 	int			 dirty;
-	long long		 dirty_ms;
+	long long		 dirty_ms;	/* first change unpublished */
+	long long		 built_ms;	/* end of the last build */
+	long			 build_ms;	/* how long it took */
 	char			 bad_object[512];
 
 	pthread_t		 thread;
@@ -134,7 +139,8 @@ static void	 on_sleep(void *, long);
 static int	 on_cancel(void *);
 static void	 cache_clear(struct obj **);
 static int	 cache_put(struct obj **, const cJSON *);
-static void	 cache_del(struct obj **, const cJSON *);
+static int	 cache_del(struct obj **, const cJSON *);
+static int	 kind_keeps(const struct kind *, const cJSON *);
 static int	 list_item(void *, const cJSON *, const char *,
 		    struct dra_err *);
 static void	 list_reset(void *);
@@ -152,6 +158,9 @@ static void	 where_update(struct dra_live *);
 static struct kube_client *client_make(struct dra_live *, const char *,
 		    struct dra_err *);
 static void	 switch_context(struct dra_live *, const char *);
+static long long publish_at(const struct dra_live *);
+static void	 live_logf(struct dra_live *, int, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
 static void	*run(void *);
 static int	 src_poll(void *, struct kube_snapshot **,
 		    struct tui_source_status *, struct dra_err *);
@@ -294,15 +303,27 @@ obj_key(const cJSON *obj, char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * Store obj as compact JSON text under its key.  metadata.managedFields
+ * is left out: the model never reads it and it is a third of what the
+ * API server sends for claims and pods.  (It is taken out of the
+ * borrowed object for the print and put back, the only change to an
+ * object the client lends.)
+ */
 static int
 cache_put(struct obj **h, const cJSON *obj)
 {
 	struct obj	*o;
+	cJSON		*meta, *mf;
 	char		 key[512], *json;
 
 	if (obj_key(obj, key, sizeof key) != 0)
 		return -1;
+	meta = cJSON_GetObjectItemCaseSensitive(obj, "metadata");
+	mf = cJSON_DetachItemFromObjectCaseSensitive(meta, "managedFields");
 	json = cJSON_PrintUnformatted(obj);
+	if (mf != NULL)
+		cJSON_AddItemToObject(meta, "managedFields", mf);
 	if (json == NULL)
 		return -1;
 	HASH_FIND_STR(*h, key, o);
@@ -316,26 +337,46 @@ cache_put(struct obj **h, const cJSON *obj)
 	return 0;
 }
 
-static void
+/* Remove obj's entry; returns 1, or 0 when there was none. */
+static int
 cache_del(struct obj **h, const cJSON *obj)
 {
 	struct obj	*o;
 	char		 key[512];
 
 	if (obj_key(obj, key, sizeof key) != 0)
-		return;
+		return 0;
 	HASH_FIND_STR(*h, key, o);
 	if (o == NULL)
-		return;
+		return 0;
 	HASH_DEL(*h, o);
 	free(o->key);
 	free(o->json);
 	free(o);
+	return 1;
 }
 
 /*
  * Lists.
  */
+
+/*
+ * Whether kd keeps obj: every object, except that of pods only those
+ * that use ResourceClaims (spec.resourceClaims, immutable once the pod
+ * exists) concern DRA; a cluster's other pods, often most of them, are
+ * neither stored nor decoded.
+ */
+static int
+kind_keeps(const struct kind *kd, const cJSON *obj)
+{
+	const cJSON	*spec, *rc;
+
+	if (kd->k->need != DRA_NEED_PODS)
+		return 1;
+	spec = cJSON_GetObjectItemCaseSensitive(obj, "spec");
+	rc = cJSON_GetObjectItemCaseSensitive(spec, "resourceClaims");
+	return cJSON_GetArraySize(rc) > 0;
+}
 
 static int
 list_item(void *arg, const cJSON *item, const char *list_api_version,
@@ -346,7 +387,8 @@ list_item(void *arg, const cJSON *item, const char *list_api_version,
 	(void)err;
 	if (kd->api_version == NULL && list_api_version != NULL)
 		kd->api_version = xstrdup(list_api_version);
-	cache_put(&kd->fresh, item);
+	if (kind_keeps(kd, item))
+		cache_put(&kd->fresh, item);
 	return KUBE_OK;
 }
 
@@ -425,10 +467,13 @@ watch_event(void *arg, enum kube_watch_type type, const cJSON *obj,
 	kd->backoff_ms = 0;	/* the watch works */
 	if (type == KUBE_WATCH_BOOKMARK)
 		return KUBE_OK;
-	if (type == KUBE_WATCH_DELETED)
-		cache_del(&kd->objs, obj);
-	else
+	if (type == KUBE_WATCH_DELETED) {
+		if (!cache_del(&kd->objs, obj))
+			return KUBE_OK;
+	} else if (kind_keeps(kd, obj))
 		cache_put(&kd->objs, obj);
+	else
+		return KUBE_OK;
 	if (!l->dirty)
 		l->dirty_ms = now_ms();
 	l->dirty = 1;
@@ -553,8 +598,10 @@ build(struct dra_live *l)
 	struct obj		*o, *tmp;
 	struct dra_err		 err;
 	cJSON			*root;
-	size_t			 i;
+	long long		 t0;
+	size_t			 i, n = 0;
 
+	t0 = now_ms();
 	s = kube_snapshot_new();
 	s->source = kube_snapshot_intern(s, kube_client_server(l->c));
 	s->served_version = kube_snapshot_intern(s, l->info.group_version);
@@ -574,10 +621,45 @@ build(struct dra_live *l)
 				snprintf(l->bad_object, sizeof l->bad_object,
 				    "%.500s", err.msg);
 			cJSON_Delete(root);
+			n++;
 		}
 	}
 	kube_snapshot_finish(s);
+	l->built_ms = now_ms();
+	l->build_ms = (long)(l->built_ms - t0);
+	live_logf(l, 6, "snapshot of %zu objects built in %ld ms", n,
+	    l->build_ms);
 	return s;
+}
+
+/*
+ * When the pending changes are published: DEBOUNCE_MS after the first
+ * (a burst becomes one snapshot), and not before the thread has rested
+ * (BUILD_SHARE - 1) times the last build's duration, so a cluster that
+ * never stops changing costs at most a third of a core.
+ */
+static long long
+publish_at(const struct dra_live *l)
+{
+	long long	t = l->dirty_ms + DEBOUNCE_MS, rest;
+
+	rest = l->built_ms + (long long)l->build_ms * (BUILD_SHARE - 1);
+	return t > rest ? t : rest;
+}
+
+/* A line for the -v log (kept by on_log), at level. */
+static void
+live_logf(struct dra_live *l, int level, const char *fmt, ...)
+{
+	char	line[512];
+	va_list	ap;
+
+	if (l->ctx->opts.verbosity < level)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	on_log(l, level, line);
 }
 
 static void
@@ -830,7 +912,7 @@ run(void *arg)
 		}
 
 		now = now_ms();
-		if (l->dirty && now - l->dirty_ms >= DEBOUNCE_MS) {
+		if (l->dirty && now >= publish_at(l)) {
 			l->dirty = 0;
 			publish(l, build(l));
 			now = now_ms();
@@ -838,8 +920,8 @@ run(void *arg)
 		status_update(l);
 
 		next = now + TICK_MS;
-		if (l->dirty && l->dirty_ms + DEBOUNCE_MS < next)
-			next = l->dirty_ms + DEBOUNCE_MS;
+		if (l->dirty && publish_at(l) < next)
+			next = publish_at(l);
 		for (i = 0; i < l->nkinds; i++) {
 			kd = &l->kinds[i];
 			if (kd->state == K_WAIT && kd->retry_ms < next)

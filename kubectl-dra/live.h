@@ -15,8 +15,9 @@ struct dra_live;
 /*
  * Build the client from ctx's flags (as every command does), discover
  * resource.k8s.io, and list every kind the UI shows (DRA_NEED_ALL:
- * slices, claims, templates, classes, taint rules when served, pods,
- * nodes, namespaces, quotas) in namespace ns (NULL: every namespace),
+ * slices, claims, templates, classes, taint rules when served, the pods
+ * that use ResourceClaims, nodes, namespaces, quotas) in namespace ns
+ * (NULL: every namespace),
  * here, in the caller's thread, so that an exec credential plugin may
  * still prompt on the terminal; from then on the client is detached
  * from the terminal (kube_client_detach_terminal).  Then a background

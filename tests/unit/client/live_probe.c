@@ -3,7 +3,7 @@
  * live.c) without a terminal, for tests and measurements against a
  * real cluster.
  *
- *	live_probe [-n NAMESPACE] [-c CLAIM] [-t SECONDS]
+ *	live_probe [-n NAMESPACE] [-c CLAIM] [-t SECONDS] [-v LEVEL]
  *
  * Starts the source from $KUBECONFIG, then prints one line per
  * snapshot handed over and per status change:
@@ -15,7 +15,9 @@
  * and reads commands on standard input: "r" (refresh), "n NS" (set
  * namespace; "n" alone: all), "x CTX" (set context), "q" (quit).  It
  * quits after SECONDS (default: at end of input) and prints the peak
- * resident set size ("maxrss_kb=N").
+ * resident set size ("maxrss_kb=N").  -v is kubectl's -v: the live
+ * source's log lines (requests, snapshot build times) come out on
+ * standard error when it stops.
  */
 #include <sys/resource.h>
 
@@ -105,6 +107,7 @@ main(int argc, char **argv)
 	char				 line[256];
 	long long			 limit = -1, left;
 	int				 ch, in_open = 1, n;
+	int				 verbosity = 0;
 
 	while ((ch = getopt(argc, argv, "n:c:t:v:")) != -1) {
 		switch (ch) {
@@ -118,6 +121,7 @@ main(int argc, char **argv)
 			limit = strtoll(optarg, NULL, 10) * 1000;
 			break;
 		case 'v':
+			verbosity = (int)strtol(optarg, NULL, 10);
 			break;
 		default:
 			fprintf(stderr, "usage: live_probe [-n NS] [-c CLAIM] "
@@ -128,6 +132,7 @@ main(int argc, char **argv)
 	memset(&ctx, 0, sizeof ctx);
 	ctx.prog = "live_probe";
 	ctx.opts.namespace = ns;	/* as -n sets it */
+	ctx.opts.verbosity = verbosity;
 	t0 = ms_now();
 	dra_err_clear(&err);
 	l = dra_live_start(&ctx, ns, &err);
