@@ -16,7 +16,9 @@
  * After a burst of changes (the first change plus DEBOUNCE_MS) the
  * thread builds a finished struct kube_snapshot from every cache and
  * publishes it under the mutex, writing a byte to a pipe the UI polls;
- * the UI's poll takes the newest one and a superseded one is freed.
+ * the UI's poll takes it.  The next is built only once the UI has
+ * taken the last (changes meanwhile wait in the caches), so memory
+ * holds at most the UI's snapshot and one new one.
  *
  * Threads: dra_live_start lists in the caller's thread (an exec plugin
  * may prompt), then detaches the client from the terminal and starts
@@ -32,6 +34,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -829,7 +834,7 @@ run(void *arg)
 	char		*ns = NULL, *ctx = NULL, why[512];
 	long long	 now, next;
 	size_t		 i;
-	int		 refresh, set_ns, rc;
+	int		 refresh, set_ns, rc, waiting;
 
 	for (i = 0; i < l->nkinds; i++) {
 		if (l->kinds[i].state == K_WATCH)
@@ -911,8 +916,16 @@ run(void *arg)
 			}
 		}
 
+		/*
+		 * At most two snapshots besides the caches: the UI's and
+		 * one new one.  While the last one waits to be taken, the
+		 * next is not built; taking it wakes the thread.
+		 */
+		pthread_mutex_lock(&l->mu);
+		waiting = l->pending != NULL;
+		pthread_mutex_unlock(&l->mu);
 		now = now_ms();
-		if (l->dirty && now >= publish_at(l)) {
+		if (l->dirty && !waiting && now >= publish_at(l)) {
 			l->dirty = 0;
 			publish(l, build(l));
 			now = now_ms();
@@ -920,7 +933,7 @@ run(void *arg)
 		status_update(l);
 
 		next = now + TICK_MS;
-		if (l->dirty && publish_at(l) < next)
+		if (l->dirty && !waiting && publish_at(l) < next)
 			next = publish_at(l);
 		for (i = 0; i < l->nkinds; i++) {
 			kd = &l->kinds[i];
@@ -954,6 +967,8 @@ src_poll(void *arg, struct kube_snapshot **out, struct tui_source_status *st,
 	l->notified = 0;
 	*out = l->pending;
 	l->pending = NULL;
+	if (*out != NULL && l->ws != NULL)
+		kube_watch_wakeup(l->ws);	/* the next may be built */
 	*st = l->st;
 	pthread_mutex_unlock(&l->mu);
 	return KUBE_OK;
@@ -1059,6 +1074,15 @@ dra_live_start(struct dra_ctx *ctx, const char *ns, struct dra_err *err)
 	size_t			  i, n;
 	int			  flags;
 
+#ifdef __GLIBC__
+	/*
+	 * One malloc arena for both threads: the snapshots the thread
+	 * builds are freed by the UI's thread and the other way round;
+	 * with an arena of its own the thread held 23 MB more (135 MB
+	 * against 112 MB at 10,000 devices and 8,000 claims).
+	 */
+	mallopt(M_ARENA_MAX, 1);
+#endif
 	l = xcalloc(1, sizeof *l);
 	l->ctx = ctx;
 	l->pipe[0] = l->pipe[1] = -1;
