@@ -89,7 +89,8 @@ struct kind {
 	long				 backoff_ms;
 	long long			 retry_ms;	/* monotonic */
 	char				 why[512];	/* why K_WAIT */
-	char				 refused[256];	/* 403 text */
+	int				 limited;	/* listed in own_ns
+							   only (403 for all) */
 };
 
 struct dra_live {
@@ -107,6 +108,7 @@ struct dra_live {
 	long long		 dirty_ms;	/* first change unpublished */
 	long long		 built_ms;	/* end of the last build */
 	long			 build_ms;	/* how long it took */
+	int64_t			 synced;	/* Unix s: all kinds current */
 	char			 bad_object[512];
 
 	pthread_t		 thread;
@@ -426,8 +428,10 @@ list_kind(struct dra_live *l, struct kind *kd, struct dra_err *err)
 	rc = dra_list_kind(l->c, &l->info, kd->k, kd->k->namespaced ? l->ns :
 	    NULL, l->own_ns, list_item, list_reset, kd, kd->path,
 	    sizeof kd->path, &rv, &refused, err);
-	snprintf(kd->refused, sizeof kd->refused, "%s", dra_buf_str(&refused));
+	/* the refusal's text is made by refusals() from the states */
 	dra_buf_release(&refused);
+	kd->limited = rc == KUBE_OK && kd->k->namespaced && l->ns == NULL &&
+	    strstr(kd->path, "/namespaces/") != NULL;
 	if (rc != KUBE_OK) {
 		cache_clear(&kd->fresh);
 		free(kd->api_version);
@@ -673,9 +677,67 @@ publish(struct dra_live *l, struct kube_snapshot *s)
 	pthread_mutex_lock(&l->mu);
 	kube_snapshot_free(l->pending);
 	l->pending = s;
-	l->st.updated = (int64_t)time(NULL);
 	notify(l);
 	pthread_mutex_unlock(&l->mu);
+}
+
+/*
+ * What 403s keep from view, short enough for a status line: "cannot
+ * list resourceslices, nodes (forbidden) nor beyond namespace
+ * \"team-a\"; showing what could be read" (as `get` says it in its
+ * Warning line, grouped), into b; nothing when all could be read.
+ */
+static void
+refusals(struct dra_live *l, struct dra_buf *b)
+{
+	struct kind	*kd;
+	const char	*own = l->own_ns != NULL ? l->own_ns : "";
+	size_t		 i, nden = 0, nlim = 0, nns = 0, n, nsd;
+	int		 pass;
+
+	for (i = 0; i < l->nkinds; i++) {
+		kd = &l->kinds[i];
+		nden += kd->state == K_DENIED;
+		nlim += kd->limited;
+		nns += kd->k->namespaced && kd->state != K_DENIED &&
+		    kd->state != K_OFF;
+	}
+	if (nden == 0 && nlim == 0)
+		return;
+	dra_buf_adds(b, "cannot list ");
+	/* the cluster's kinds, then the namespace's, named once */
+	for (pass = 0, n = 0; pass < 2; pass++) {
+		nsd = 0;
+		for (i = 0; i < l->nkinds; i++) {
+			kd = &l->kinds[i];
+			if (kd->state != K_DENIED ||
+			    kd->k->namespaced != pass)
+				continue;
+			dra_buf_addf(b, "%s%s", n++ > 0 ? ", " : "",
+			    kd->k->resource);
+			nsd += pass;
+		}
+		if (nsd > 0)
+			dra_buf_addf(b, " in namespace \"%s\"",
+			    l->ns != NULL ? l->ns : own);
+	}
+	if (nden > 0)
+		dra_buf_adds(b, " (forbidden)");
+	if (nlim > 0) {
+		dra_buf_adds(b, nden > 0 ? " nor " : "");
+		if (nlim < nns) {
+			for (i = 0, n = 0; i < l->nkinds; i++) {
+				kd = &l->kinds[i];
+				if (kd->limited)
+					dra_buf_addf(b, "%s%s", n++ > 0 ?
+					    ", " : "", kd->k->resource);
+			}
+			dra_buf_adds(b, " ");
+		}
+		dra_buf_addf(b, "beyond namespace \"%s\"%s", own,
+		    nden > 0 ? "" : " (forbidden)");
+	}
+	dra_buf_adds(b, "; showing what could be read");
 }
 
 /* The status from the kinds' states (the thread's view), under mu. */
@@ -702,12 +764,8 @@ status_update(struct dra_live *l)
 					wait_ms = 0;
 			}
 		}
-		if (kd->refused[0] != '\0') {
-			if (refused.len > 0)
-				dra_buf_adds(&refused, ", ");
-			dra_buf_adds(&refused, kd->refused);
-		}
 	}
+	refusals(l, &refused);
 	pthread_mutex_lock(&l->mu);
 	if (why != NULL)
 		snprintf(st.note, sizeof st.note, "%.440s; next try in %lld s",
@@ -715,15 +773,16 @@ status_update(struct dra_live *l)
 	else if (l->ctx_note[0] != '\0')
 		snprintf(st.note, sizeof st.note, "%s", l->ctx_note);
 	else if (refused.len > 0)
-		snprintf(st.note, sizeof st.note, "cannot list %s "
-		    "(forbidden); showing what could be read",
-		    dra_buf_str(&refused));
+		snprintf(st.note, sizeof st.note, "%s", dra_buf_str(&refused));
 	else if (l->bad_object[0] != '\0')
 		snprintf(st.note, sizeof st.note, "%s", l->bad_object);
 	else if (l->warning[0] != '\0')
 		snprintf(st.note, sizeof st.note, "%s", l->warning);
 	st.live = 1;
-	st.updated = l->st.updated;
+	/* the newest data: now, unless a kind is out of step since then */
+	if (!st.stale)
+		l->synced = (int64_t)time(NULL);
+	st.updated = l->synced;
 	memcpy(st.where, l->st.where, sizeof st.where);
 	if (st.stale != l->st.stale || strcmp(st.note, l->st.note) != 0)
 		notify(l);
@@ -808,7 +867,7 @@ switch_context(struct dra_live *l, const char *context)
 		cache_clear(&l->kinds[i].objs);
 		free(l->kinds[i].rv);
 		l->kinds[i].rv = NULL;
-		l->kinds[i].refused[0] = '\0';
+		l->kinds[i].limited = 0;
 		l->kinds[i].state = K_WAIT;
 		l->kinds[i].retry_ms = 0;
 		l->kinds[i].backoff_ms = 0;
@@ -873,7 +932,7 @@ run(void *arg)
 					kube_watch_cancel(l->ws, kd->w);
 				kd->w = NULL;
 				cache_clear(&kd->objs);
-				kd->refused[0] = '\0';
+				kd->limited = 0;
 				kd->state = K_WAIT;
 				kd->retry_ms = 0;
 				kd->backoff_ms = 0;

@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# t0090-ui-live: `kubectl dra ui` on the real control plane, in tmux
+# (a private server, 160x45), with the live source of kubectl-dra/
+# live.c (list, then watch):
+#   - a ResourceClaim created with kubectl while the UI runs appears in
+#     the claims view, and disappears once deleted (polled, 20 s cap;
+#     the times are printed);
+#   - the UI talks to the API server through tcp_relay; killing the
+#     relay breaks every watch: the header turns from LIVE to STALE and
+#     the status line says why, without a crash; a claim created
+#     meanwhile appears once the relay is back (list again, watch
+#     again) and the header says LIVE;
+#   - the namespace-limited user (limited.kubeconfig, -n team-a) sees
+#     team-a's claims and a note that other lists were forbidden;
+#   - q quits with status 0 and nothing on stderr.
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$here/lib.sh"
+
+command -v tmux >/dev/null || { fail "no tmux"; finish; }
+relay=${DRA_TCP_RELAY:-$(dirname "$DRA_PLUGIN")/../tests/unit/client/tcp_relay}
+[ -x "$relay" ] || { fail "no tcp_relay at $relay (DRA_TCP_RELAY)"; finish; }
+
+# Ages on the screen run on the real clock.
+unset KUBECTL_DRA_NOW
+export TMUX_TMPDIR=$T LC_ALL=C.UTF-8
+unset TMUX
+# A server per start (dra$$-N): one still exiting is never the next.
+nstarts=0
+tm() { tmux -L "dra$$-$nstarts" -f /dev/null "$@"; }
+ns=ui-live-$$
+relay_pid=""
+cleanup() {
+	tm kill-server 2>/dev/null
+	[ -n "$relay_pid" ] && kill "$relay_pid" 2>/dev/null
+	kubectl delete namespace "$ns" --wait=false >/dev/null 2>&1
+	return 0
+}
+e2e_cleanup_hooks="$e2e_cleanup_hooks cleanup"
+
+ms() { date +%s%3N; }
+
+# start_ui ARGS...: kubectl dra ARGS in a new session; its stderr goes
+# to $T/ui.err and its exit status to $T/ui.rc.
+start_ui() {
+	tm kill-server 2>/dev/null
+	nstarts=$((nstarts + 1))
+	rm -f "$T/ui.rc" "$T/ui.err"
+	{
+		printf 'env TERM=screen kubectl dra'
+		printf " '%s'" "$@"
+		echo " 2>'$T/ui.err'"
+		echo "echo \$? >'$T/ui.rc'"
+		echo "exec sleep 600"
+	} >"$T/ui.sh"
+	tm new-session -d -x 160 -y 45 "bash '$T/ui.sh'"
+}
+
+screen() { tm capture-pane -p 2>/dev/null; }
+
+# wait_for TEXT [SECONDS]: poll the screen until it shows TEXT (a
+# fixed string); 1 after SECONDS (20).
+wait_for() {
+	local i
+	for ((i = 0; i < ${2:-20} * 10; i++)); do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# wait_gone TEXT [SECONDS]: until the screen no longer shows TEXT.
+wait_gone() {
+	local i
+	for ((i = 0; i < ${2:-20} * 10; i++)); do
+		screen | grep -qF -- "$1" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+show_screen() {
+	echo "--- screen"
+	screen
+	echo "--- stderr"
+	cat "$T/ui.err" 2>/dev/null
+}
+
+# quit_ui: q, then the UI must have exited 0 with nothing on stderr.
+quit_ui() {
+	local i
+	tm send-keys q
+	for ((i = 0; i < 200; i++)); do
+		[ -s "$T/ui.rc" ] && break
+		sleep 0.1
+	done
+	[ "$(cat "$T/ui.rc" 2>/dev/null)" = 0 ] ||
+		{ fail "$1: ui did not exit 0 on q (status $(cat "$T/ui.rc" 2>/dev/null))"; show_screen; }
+	[ ! -s "$T/ui.err" ] ||
+		{ fail "$1: ui wrote to stderr:"; sed -n 1,20p "$T/ui.err"; }
+}
+
+claim() {
+	cat <<YAML
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: $1
+  namespace: $ns
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.nvidia.com
+YAML
+}
+
+# ---- the relay in front of the API server --------------------------------
+api_port=$API_PORT
+"$relay" "$api_port" "$T/relay.port" 2>"$T/relay.err" &
+relay_pid=$!
+for ((i = 0; i < 100; i++)); do [ -s "$T/relay.port" ] && break; sleep 0.1; done
+port=$(cat "$T/relay.port" 2>/dev/null)
+[ -n "$port" ] || { fail "tcp_relay did not start: $(cat "$T/relay.err")"; finish; }
+server=https://127.0.0.1:$port
+
+run ns kubectl create namespace "$ns" || finish
+
+# ---- a claim appears and disappears --------------------------------------
+# -n: the test's namespace only, whatever else the cluster holds
+start_ui ui claims -n "$ns" --server "$server"
+if ! wait_for "claims($ns)[0]" 30 || ! wait_for "LIVE" 5; then
+	fail "ui claims did not come up LIVE"
+	show_screen
+	finish
+fi
+screen | grep -qF "context " || fail "the header does not name the context"
+
+claim live-a | kubectl apply -f - >/dev/null || fail "cannot create claim live-a"
+t0=$(ms)
+if wait_for "live-a"; then
+	echo "t0090: created claim on screen after $(($(ms) - t0)) ms"
+	screen | grep -Eq "^ *live-a +pending" ||
+		{ fail "the row of live-a is not 'live-a pending ...'"; show_screen; }
+	screen | grep -qF "claims($ns)[1]" ||
+		{ fail "the title does not count 1 claim"; show_screen; }
+else
+	fail "claim live-a did not appear within 20 s"
+	show_screen
+fi
+kubectl delete resourceclaim -n "$ns" live-a >/dev/null || fail "cannot delete live-a"
+t0=$(ms)
+if wait_gone "live-a"; then
+	echo "t0090: deleted claim off screen after $(($(ms) - t0)) ms"
+else
+	fail "claim live-a did not disappear within 20 s"
+	show_screen
+fi
+
+# ---- the watches break: STALE, then back -----------------------------------
+kill "$relay_pid"
+wait "$relay_pid" 2>/dev/null
+relay_pid=""
+t0=$(ms)
+if wait_for "STALE" 30; then
+	echo "t0090: STALE shown $(($(ms) - t0)) ms after the connections were cut"
+	screen | grep -Eq "next try in [0-9]+ s" ||
+		{ fail "the status line does not say when the next try is"; show_screen; }
+else
+	fail "the header did not turn STALE when the connections were cut"
+	show_screen
+fi
+claim live-b | kubectl apply -f - >/dev/null || fail "cannot create claim live-b"
+"$relay" -p "$port" "$api_port" "$T/relay2.port" 2>"$T/relay.err" &
+relay_pid=$!
+t0=$(ms)
+# the backoff has grown to at most 2 s + 4 s + ... by now: 45 s cap
+if wait_for "live-b" 45 && wait_gone "STALE" 45 &&
+    wait_for "claims($ns)[1]" 5; then
+	echo "t0090: LIVE again with the new claim $(($(ms) - t0)) ms after the relay came back"
+	wait_for "LIVE" 5 || { fail "no LIVE after recovery"; show_screen; }
+else
+	fail "no recovery after the relay came back (live-b listed, STALE gone)"
+	show_screen
+fi
+quit_ui "admin"
+
+# ---- the namespace-limited user ------------------------------------------
+lk=$W/limited.kubeconfig
+if [ -s "$lk" ]; then
+	start_ui ui claims -n team-a --kubeconfig "$lk"
+	if wait_for "claims(" 30 && wait_for "forbidden" 10; then
+		n=$(kubectl get resourceclaims -n team-a --no-headers | wc -l)
+		wait_for "[$n]" 10 || { fail "limited user: not the $n claims of team-a"; show_screen; }
+		screen | grep -qF "showing what could be read" ||
+			{ fail "limited user: no note on what could be read"; show_screen; }
+		screen | grep -qF "LIVE" || { fail "limited user: not LIVE"; show_screen; }
+	else
+		fail "limited user: no claims view with a forbidden note"
+		show_screen
+	fi
+	quit_ui "limited user"
+else
+	fail "no $lk (tests/cluster/up writes it)"
+fi
+
+finish
