@@ -66,6 +66,9 @@ static const char plugin[] =
     "\"status\":{\"token\":\"t\",\"expirationTimestamp\":\"soon\"}}' "
     "\"$API\" ;;\n"
     "fail) echo 'plugin says no' >&2; exit 3 ;;\n"
+    "noisy) echo 'Password for user:' >&2\n"
+    "  printf '{\"apiVersion\":\"%s\",\"kind\":\"ExecCredential\","
+    "\"status\":{\"token\":\"tok-%s\"%s}}' \"$API\" \"$n\" \"$exp\" ;;\n"
     "esac\n";
 
 struct env {
@@ -398,6 +401,79 @@ test_interactive(void **state)
 	}
 }
 
+/*
+ * kube_client_detach_terminal: a plugin that prompted on the terminal
+ * (its stdin and stderr the user's) gets neither afterwards, and
+ * interactiveMode Always fails instead of prompting under a UI.
+ */
+static void
+test_detached(void **state)
+{
+	struct env	 e;
+	struct dra_err	 err;
+	char		*h, *s, *in, *errf;
+	int		 saved_in, saved_err, fd;
+
+	(void)state;
+	/* an expired credential: the plugin runs for every request */
+	setup(&e, "noisy", V1, "IfAvailable", 0, "2000-01-01T00:00:00Z",
+	    NULL, NULL);
+	in = tu_write(e.dir, "stdin.txt", "typed-secret\n", 0600);
+	errf = xasprintf("%s/stderr.txt", e.dir);
+	saved_in = dup(STDIN_FILENO);
+	saved_err = dup(STDERR_FILENO);
+	fd = open(in, O_RDONLY);
+	dup2(fd, STDIN_FILENO);
+	close(fd);
+	fd = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+	client(&e, KUBE_STDIN_TERMINAL);
+
+	h = auth_header(&e, KUBE_OK, &err);
+	assert_string_equal(h, "Bearer tok-1");
+	free(h);
+	s = slurp(&e, "stdin");
+	assert_string_equal(s, "typed-secret");
+	free(s);
+	s = tu_read(errf);
+	assert_string_equal(s, "Password for user:\n");
+	free(s);
+
+	kube_client_detach_terminal(e.c);
+	h = auth_header(&e, KUBE_OK, &err);
+	assert_string_equal(h, "Bearer tok-2");
+	free(h);
+	s = slurp(&e, "stdin");
+	assert_string_equal(s, "");		/* /dev/null */
+	free(s);
+	s = slurp(&e, "info");
+	assert_non_null(strstr(s, "\"interactive\":false"));
+	free(s);
+	s = tu_read(errf);
+	assert_string_equal(s, "Password for user:\n");	/* no more */
+	free(s);
+
+	dup2(saved_in, STDIN_FILENO);
+	dup2(saved_err, STDERR_FILENO);
+	close(saved_in);
+	close(saved_err);
+	free(in);
+	free(errf);
+	teardown_env(&e);
+
+	/* Always: refused once detached, the plugin never runs */
+	setup(&e, "token", V1, "Always", 0, NULL, NULL, NULL);
+	client(&e, KUBE_STDIN_TERMINAL);
+	kube_client_detach_terminal(e.c);
+	h = auth_header(&e, KUBE_E_EXEC, &err);
+	free(h);
+	assert_string_equal(err.msg, "exec plugin cannot support interactive "
+	    "mode: standard input is not a terminal");
+	assert_int_equal(runs(&e), 0);
+	teardown_env(&e);
+}
+
 /* A client certificate from the plugin. */
 static void
 test_cert(void **state)
@@ -528,6 +604,7 @@ main(void)
 		cmocka_unit_test(test_expiry),
 		cmocka_unit_test(test_exec_info),
 		cmocka_unit_test(test_interactive),
+		cmocka_unit_test(test_detached),
 		cmocka_unit_test(test_cert),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_401_rerun),
