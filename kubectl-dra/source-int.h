@@ -37,8 +37,8 @@ extern const size_t		dra_napi_kinds;
  * context, when not NULL, replaces --context; hooks, when not NULL,
  * gives the log, warn, sleep and cancel callbacks with their
  * arguments and stdin_mode (the log level stays -v's); NULL uses the
- * command layer's callbacks, which print to stderr.  Returns the client (kube_client_free) or
- * NULL with err.
+ * command layer's callbacks, which print to stderr.  Returns the
+ * client (kube_client_free) or NULL with err.
  */
 struct kube_client *dra_client_new(struct dra_ctx *ctx, const char *context,
 	    const struct kube_client_opts *hooks, struct dra_err *err);

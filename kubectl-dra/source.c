@@ -342,7 +342,8 @@ load_lists(struct kube_client *c, const struct kube_dra_info *info,
 				    NULL, &la, NULL, err);
 				if (rc == KUBE_E_FORBIDDEN) {
 					*denied |= k->need;
-					refuse(refused, "%s in namespace \"%s\"",
+					refuse(refused,
+					    "%s in namespace \"%s\"",
 					    k->resource, pns[j]);
 					continue;
 				}
