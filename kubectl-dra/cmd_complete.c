@@ -33,9 +33,9 @@ static const char *const mig_values[] = { "dynamic", "static", NULL };
 static const char *const baseline_values[] = { "as-given", "large-first",
     "none", "random", "small-first", NULL };
 static const char *const get_kinds[] = { "claims", "classes", "devices",
-    "nodes", "pools", "slices", "templates", NULL };
+    "nodes", "pools", "quotas", "slices", "templates", NULL };
 static const char *const describe_kinds[] = { "claim", "device", "node",
-    "pool", NULL };
+    "pool", "quota", NULL };
 
 static int
 has_prefix(const char *s, const char *prefix)
@@ -86,14 +86,18 @@ offer_names(struct dra_ctx *ctx, const struct dra_kind_info *k,
 	struct kube_snapshot	*s = NULL;
 	struct dra_table	*t;
 	struct dra_filter	 f;
-	char			 name[2048];
+	char			 name[2048], last[2048] = "";
 	const char		*ns = NULL, *slash;
+	unsigned		 needs;
 	size_t			 i;
 
 	if (k->namespaced && !ctx->opts.all_namespaces)
 		ns = dra_default_namespace(ctx);
-	if (dra_source_load(ctx, DRA_NEED_ALL & ~DRA_NEED_PODS &
-	    ~DRA_NEED_QUOTAS, k->namespaced ? ns : NULL, &s) != DRA_RET_OK)
+	needs = DRA_NEED_ALL & ~DRA_NEED_PODS;
+	if (k->kind != DRA_KIND_QUOTA)
+		needs &= ~DRA_NEED_QUOTAS;
+	if (dra_source_load(ctx, needs, k->namespaced ? ns : NULL, &s) !=
+	    DRA_RET_OK)
 		return;
 	memset(&f, 0, sizeof f);
 	f.namespace = ns;
@@ -103,6 +107,10 @@ offer_names(struct dra_ctx *ctx, const struct dra_kind_info *k,
 		/* "resourceclaim.resource.k8s.io/x" -> "x" */
 		slash = k->kind == DRA_KIND_DEVICE || k->kind == DRA_KIND_POOL ?
 		    strchr(name, '/') : strrchr(name, '/');
+		/* A quota has a row per DRA key: offer it once. */
+		if (strcmp(name, last) == 0)
+			continue;
+		snprintf(last, sizeof last, "%s", name);
 		offer("", slash != NULL ? slash + 1 : name, cur);
 	}
 	dra_table_free(t);

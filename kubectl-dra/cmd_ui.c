@@ -26,14 +26,8 @@
 #include "ydoc.h"
 
 #ifdef DRA_HAVE_CLIENT
+#include "client.h"
 #include "live.h"
-
-/*
- * kube/client/yaml.c's converter of the kubeconfig reader (declared in
- * client-int.h, which cannot be included beside model.h): a YAML tree
- * as cJSON, plain scalars resolved as YAML 1.1 does.
- */
-struct cJSON *kube_ynode_to_json(const struct kube_ynode *n);
 #endif
 
 /* A plan document is not larger than this. */

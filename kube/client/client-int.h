@@ -37,13 +37,7 @@ struct cJSON;
 #define KUBE_CHUNK_SIZE		500
 #define KUBE_INCLUSTER_DIR	"/var/run/secrets/kubernetes.io/serviceaccount"
 
-/* yaml.c: kubeconfig files are read as kube/util/ydoc.h trees. */
-
-/*
- * n as a new cJSON value (plain scalars resolved to null, booleans and
- * numbers as YAML 1.1 does); the caller deletes it.
- */
-struct cJSON *kube_ynode_to_json(const struct kube_ynode *n);
+/* yaml.c: kube_ynode_to_json is public (client.h). */
 
 /*
  * auth.c and kubeconfig.c: decoded configuration.

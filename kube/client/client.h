@@ -527,4 +527,15 @@ void	kube_watch_wakeup(struct kube_watch_set *ws);
  */
 int	kube_parse_timeout(const char *s, long *ms, struct dra_err *err);
 
+/*
+ * A YAML tree read by kube/util/ydoc.h's kube_yaml_load as a new cJSON
+ * value, the caller deletes it: mappings become objects, sequences
+ * arrays, plain scalars are resolved as YAML 1.1 does (go-yaml v2,
+ * yamlscalar.h: null, booleans, integers, floats; quoted scalars stay
+ * strings).  n NULL gives NULL.  Used for kubeconfig exec configs and
+ * extensions, and by `ui --plan` to read a Plan written as YAML.
+ */
+struct kube_ynode;
+struct cJSON *kube_ynode_to_json(const struct kube_ynode *n);
+
 #endif
