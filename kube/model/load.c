@@ -10,10 +10,14 @@
  * off) are booleans, numbers are numbers (their source text is kept in
  * valuestring so "1.10" stays "1.10"), everything else a string.
  *
- * JSON is mapped into memory and cut, not parsed, at the top level:
- * the root object's keys are skipped over by a bracket-and-string
- * scanner, and each element of "items" is parsed on its own with
- * cJSON.  Pages already read are dropped from memory as it goes.
+ * JSON is mapped into memory and read item by item: the root object's
+ * keys are walked by hand, and each value (each element of "items")
+ * is parsed on its own by cJSON straight from the mapping, which stops
+ * at the value's end (one pass over the bytes).  Only when cJSON
+ * fails is the value cut again by a bracket-and-string scanner, so a
+ * malformed file is reported as before ("unterminated string" ...) at
+ * the same position.  Pages already read are dropped from memory as it
+ * goes; the line of an item is counted forward from the last one.
  */
 #include "snapshot.h"
 #include "model-int.h"
@@ -476,6 +480,8 @@ struct jscan {
 	struct dra_err	*err;
 	size_t		 dropped;	/* bytes released from memory */
 	int		 mapped;
+	size_t		 line_off;	/* jline(): lines counted up to */
+	size_t		 line;		/* the line of line_off */
 };
 
 static int
@@ -540,9 +546,12 @@ jskip(struct jscan *j)
 	return KUBE_OK;
 }
 
-/* Parse the value at j->pos with cJSON; positions in errors. */
+/*
+ * Cut the value at j->pos with jskip, then parse the cut with cJSON:
+ * the errors of a malformed value, with their positions.
+ */
 static int
-jparse(struct jscan *j, cJSON **out)
+jparse_cut(struct jscan *j, cJSON **out)
 {
 	const char	*end = NULL;
 	size_t		 start;
@@ -558,6 +567,54 @@ jparse(struct jscan *j, cJSON **out)
 		return jfail(j, end != NULL ? (size_t)(end - j->data) : start,
 		    "malformed JSON");
 	return KUBE_OK;
+}
+
+/*
+ * Parse the value at j->pos with cJSON, which stops at its end (it
+ * reads no further than the value); j->pos then points past it.  A
+ * value cJSON rejects goes through jparse_cut for the message.
+ */
+static int
+jparse(struct jscan *j, cJSON **out)
+{
+	const char	*end = NULL;
+	size_t		 start;
+
+	jspace(j);
+	start = j->pos;
+	if (start < j->len) {
+		*out = cJSON_ParseWithLengthOpts(j->data + start,
+		    j->len - start, &end, 0);
+		if (*out != NULL) {
+			j->pos = (size_t)(end - j->data);
+			return KUBE_OK;
+		}
+	}
+	j->pos = start;
+	return jparse_cut(j, out);
+}
+
+/*
+ * The line of offset off, counted on from the last call's offset (off
+ * never goes back), so pages already dropped are not read again.
+ */
+static size_t
+jline(struct jscan *j, size_t off)
+{
+	const char	*p, *end;
+
+	if (off < j->line_off) {	/* not expected: count from 0 */
+		j->line_off = 0;
+		j->line = 1;
+	}
+	p = j->data + j->line_off;
+	end = j->data + off;
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		j->line++;
+		p++;
+	}
+	j->line_off = off;
+	return j->line;
 }
 
 /* Drop pages before pos from memory: they will not be read again. */
@@ -586,7 +643,7 @@ load_json(struct kube_snapshot *s, const char *name, const char *data,
 	struct pending	 pend;
 	char		*key = NULL;
 	const char	*api = NULL, *kind = NULL;
-	size_t		 idx = 0, line, col, istart;
+	size_t		 idx = 0, line, istart;
 	int		 rc = KUBE_OK, streamed = 0;
 
 	memset(&j, 0, sizeof j);
@@ -596,6 +653,7 @@ load_json(struct kube_snapshot *s, const char *name, const char *data,
 	j.name = name;
 	j.err = err;
 	j.mapped = mapped;
+	j.line = 1;
 	jspace(&j);
 	if (j.pos < len && data[j.pos] == '[') {
 		/* A bare array of objects. */
@@ -652,16 +710,14 @@ load_json(struct kube_snapshot *s, const char *name, const char *data,
 					goto out;
 				if (!cJSON_IsString(cJSON_GetObjectItem(child,
 				    "kind")) && kind == NULL) {
-					json_position(data, istart, &line,
-					    &col);
+					line = jline(&j, istart);
 					pending_push(&pend, child, idx++, line);
 				} else {
 					rc = kube_snapshot_add(s, child, api,
 					    kind, err);
 					cJSON_Delete(child);
 					if (rc != KUBE_OK) {
-						json_position(data, istart,
-						    &line, &col);
+						line = jline(&j, istart);
 						dra_err_prefix(err, "%s:%zu: "
 						    "items[%zu]", name, line,
 						    idx);

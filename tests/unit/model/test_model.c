@@ -9,7 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -646,6 +648,126 @@ test_yaml_literals_kept(void **state)
 	kube_snapshot_free(s);
 }
 
+#define CLAIM_C	"{\"apiVersion\": \"resource.k8s.io/v1\", " \
+	"\"kind\": \"ResourceClaim\", \"metadata\": {\"name\": \"c\", " \
+	"\"namespace\": \"a\"}, \"spec\": {\"devices\": {}}}"
+#define CLAIM_BARE(n)	"{\"metadata\": {\"name\": \"" n "\", " \
+	"\"namespace\": \"a\"}, \"spec\": {\"devices\": {}}}"
+#define CLAIM_BAD	"{\"metadata\": {\"name\": \"e\", " \
+	"\"namespace\": \"a\"}, \"spec\": {\"devices\": {\"requests\": " \
+	"[{\"name\": \"r\", \"exactly\": {\"deviceClassName\": \"x\", " \
+	"\"count\": \"many\"}}]}}}"
+
+/*
+ * The JSON reader parses each value in place; a malformed one is
+ * reported with the message and position of the scanner that cuts it
+ * (line:column of the value, or of the byte cJSON stopped at).
+ */
+static void
+test_json_errors(void **state)
+{
+	static const struct {
+		const char	*doc;
+		const char	*want;
+	} cases[] = {
+		{ "{\"kind\": \"List\",\n \"items\": [{\"kind\": \"Pod\", "
+		  "\"a\": \"x}]}",
+		    "bad.yaml:2:12: unterminated string" },
+		{ "{\"kind\": \"List\",\n \"items\": [{\"kind\": \"Pod\"]]}",
+		    "bad.yaml:2:26: malformed JSON" },
+		{ "{\"kind\": \"List\",\n \"items\": [{\"kind\": \"Pod\" "
+		  "\"a\": 1}]}",
+		    "bad.yaml:2:27: malformed JSON" },
+		{ "{\"kind\": \"List\", \"items\": [tru]}",
+		    "bad.yaml:1:31: unexpected closing bracket" },
+		{ "{\"kind\": \"List\", \"items\": [nul, {}]}",
+		    "bad.yaml:1:28: malformed JSON" },
+		{ "{\"kind\": \"List\", \"items\": [\n {\"kind\": \"Pod\"}\n",
+		    "bad.yaml:3:1: expected ',' or ']'" },
+		{ "[{\"kind\": \"Pod\"}, {]", "bad.yaml:1:1: unterminated "
+		  "object or list" },
+		{ "{\"kind\": \"List\", \"items\": [" CLAIM_C "] x",
+		    "bad.yaml:1:161: expected ',' or '}'" },
+		{ "{\"kind\": \"List\", \"items\": [" CLAIM_C "]} x",
+		    "bad.yaml:1:162: unexpected data after the object" },
+		/* a number ends where its digits do */
+		{ "{\"kind\": \"List\", \"items\": [" CLAIM_C "], \"n\": 5x}",
+		    "bad.yaml:1:168: expected ',' or '}'" },
+		{ "{\"kind\" \"List\"}", "bad.yaml:1:9: expected ':'" },
+		{ "{kind: 1}", "bad.yaml:1:2: expected a key" },
+	};
+	struct dra_err	err;
+	size_t		i, bad = 0;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		if (load_err(cases[i].doc, &err) != KUBE_E_PARSE)
+			snprintf(err.msg, sizeof err.msg, "(loaded)");
+		if (strcmp(err.msg, cases[i].want) != 0) {
+			print_message("case %zu: message \"%s\", want "
+			    "\"%s\"\n", i, err.msg, cases[i].want);
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+/*
+ * Items are numbered and placed on their line, also when their kind
+ * comes from a list kind written after them, and in a mapped file.
+ */
+static void
+test_json_items(void **state)
+{
+	static const char *late =
+	    "{\"apiVersion\": \"resource.k8s.io/v1\", \"items\": [\n"
+	    CLAIM_BARE("c1") ",\n\n" CLAIM_BARE("c2") ",\n"
+	    " " CLAIM_BAD "],\n \"kind\": \"ResourceClaimList\"}\n";
+	static const char *early =
+	    "{\"apiVersion\": \"resource.k8s.io/v1\",\n"
+	    " \"kind\": \"ResourceClaimList\", \"items\": [\n"
+	    CLAIM_BARE("c1") ",\n" CLAIM_BARE("c2") ",\n\n\n"
+	    " " CLAIM_BAD "]}\n";
+	static const char *number_last =
+	    "{\"kind\": \"List\", \"items\": [" CLAIM_C "], \"n\": 5}";
+	struct kube_snapshot	*s;
+	struct dra_err		 err;
+	char			 path[] = "/tmp/test_model.XXXXXX";
+	FILE			*f;
+	int			 fd;
+
+	(void)state;
+	assert_int_equal(load_err(late, &err), KUBE_E_PARSE);
+	assert_string_equal(err.msg, "bad.yaml:5: items[2]: resourceclaim "
+	    "a/e: spec.devices.requests[0].exactly.count: expected an "
+	    "integer, found a string");
+	assert_int_equal(load_err(early, &err), KUBE_E_PARSE);
+	assert_string_equal(err.msg, "bad.yaml:7: items[2]: resourceclaim "
+	    "a/e: spec.devices.requests[0].exactly.count: expected an "
+	    "integer, found a string");
+
+	/* a scalar right before '}' ends the value */
+	s = load(number_last);
+	assert_int_equal(s->claims.n, 1);
+	assert_string_equal(s->claims.v[0]->meta.name, "c");
+	kube_snapshot_free(s);
+
+	/* the same through the mapped file */
+	fd = mkstemp(path);
+	assert_true(fd != -1);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(early, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	s = kube_snapshot_new();
+	assert_int_equal(kube_snapshot_load_file(s, path, &err),
+	    KUBE_E_PARSE);
+	kube_snapshot_free(s);
+	unlink(path);
+	assert_non_null(strstr(err.msg, ":7: items[2]: resourceclaim a/e: "));
+	assert_int_equal(strncmp(err.msg, path, strlen(path)), 0);
+}
+
 int
 main(void)
 {
@@ -662,6 +784,8 @@ main(void)
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_list_kind_inherited),
 		cmocka_unit_test(test_yaml_literals_kept),
+		cmocka_unit_test(test_json_errors),
+		cmocka_unit_test(test_json_items),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
