@@ -13,6 +13,12 @@
  * The caches hold each object as compact JSON text (without
  * managedFields) in a uthash table keyed by "namespace/name": a
  * fraction of a cJSON tree's memory.
+ * The first snapshot is decoded while the first lists arrive: each
+ * item goes to kube_snapshot_add as the pager lends it, besides into
+ * the cache, in the order a build would add it, so once the last page
+ * is in only kube_snapshot_finish remains.  Should that order break (a
+ * list restarted after 410, an object twice, a list failing after
+ * items), the snapshot is dropped and built from the caches.
  * After a burst of changes (the first change plus DEBOUNCE_MS) the
  * thread builds a finished struct kube_snapshot from every cache and
  * publishes it under the mutex, writing a byte to a pipe the UI polls;
@@ -104,6 +110,8 @@ struct dra_live {
 	size_t			 nkinds;
 	char			*ns;		/* NULL: every namespace */
 	char			*own_ns;
+	struct kube_snapshot	*first;		/* decoded while listed */
+	size_t			 first_n;	/* objects added to it */
 	int			 dirty;
 	long long		 dirty_ms;	/* first change unpublished */
 	long long		 built_ms;	/* end of the last build */
@@ -159,6 +167,9 @@ static void	 watch_start(struct dra_live *, struct kind *);
 static void	 kind_wait(struct dra_live *, struct kind *, const char *);
 static void	 kinds_init(struct dra_live *);
 static struct kube_snapshot *build(struct dra_live *);
+static void	 first_add(struct dra_live *, struct kind *, const cJSON *);
+static void	 first_drop(struct dra_live *, const char *);
+static struct kube_snapshot *first_finish(struct dra_live *);
 static void	 publish(struct dra_live *, struct kube_snapshot *);
 static void	 status_update(struct dra_live *);
 static void	 where_update(struct dra_live *);
@@ -315,7 +326,8 @@ obj_key(const cJSON *obj, char *buf, size_t len)
  * is left out: the model never reads it and it is a third of what the
  * API server sends for claims and pods.  (It is taken out of the
  * borrowed object for the print and put back, the only change to an
- * object the client lends.)
+ * object the client lends.)  Returns 0 for a new key, 1 when an entry
+ * was replaced, -1 when nothing was stored (no name).
  */
 static int
 cache_put(struct obj **h, const cJSON *obj)
@@ -338,10 +350,12 @@ cache_put(struct obj **h, const cJSON *obj)
 		o = xcalloc(1, sizeof *o);
 		o->key = xstrdup(key);
 		HASH_ADD_KEYPTR(hh, *h, o->key, strlen(o->key), o);
-	} else
-		free(o->json);
+		o->json = json;
+		return 0;
+	}
+	free(o->json);
 	o->json = json;
-	return 0;
+	return 1;
 }
 
 /* Remove obj's entry; returns 1, or 0 when there was none. */
@@ -390,12 +404,18 @@ list_item(void *arg, const cJSON *item, const char *list_api_version,
     struct dra_err *err)
 {
 	struct kind	*kd = arg;
+	int		 put;
 
 	(void)err;
 	if (kd->api_version == NULL && list_api_version != NULL)
 		kd->api_version = xstrdup(list_api_version);
-	if (kind_keeps(kd, item))
-		cache_put(&kd->fresh, item);
+	if (!kind_keeps(kd, item))
+		return KUBE_OK;
+	put = cache_put(&kd->fresh, item);
+	if (put == 0)
+		first_add(kd->l, kd, item);
+	else if (put == 1)
+		first_drop(kd->l, "an object listed twice");
 	return KUBE_OK;
 }
 
@@ -404,6 +424,8 @@ list_reset(void *arg)
 {
 	struct kind	*kd = arg;
 
+	if (kd->fresh != NULL)
+		first_drop(kd->l, "a list restarted");
 	cache_clear(&kd->fresh);
 }
 
@@ -433,6 +455,8 @@ list_kind(struct dra_live *l, struct kind *kd, struct dra_err *err)
 	kd->limited = rc == KUBE_OK && kd->k->namespaced && l->ns == NULL &&
 	    strstr(kd->path, "/namespaces/") != NULL;
 	if (rc != KUBE_OK) {
+		if (kd->fresh != NULL)
+			first_drop(l, "a list failed after items");
 		cache_clear(&kd->fresh);
 		free(kd->api_version);
 		kd->api_version = old_av;
@@ -598,6 +622,64 @@ list_all(struct dra_live *l, struct dra_err *err)
 /*
  * Snapshots.
  */
+
+/*
+ * The first snapshot, decoded as the first lists arrive: obj (lent by
+ * the pager, just stored in kd's cache) is added as build() would add
+ * it, with the kind's list apiVersion and kind.
+ */
+static void
+first_add(struct dra_live *l, struct kind *kd, const cJSON *obj)
+{
+	struct dra_err	err;
+
+	if (l->first == NULL)
+		return;
+	dra_err_clear(&err);
+	if (kube_snapshot_add(l->first, obj, kd->api_version,
+	    kd->k->list_kind, &err) != KUBE_OK && l->bad_object[0] == '\0')
+		snprintf(l->bad_object, sizeof l->bad_object, "%.500s",
+		    err.msg);
+	l->first_n++;
+}
+
+/* The first snapshot no longer matches the caches: build it anew. */
+static void
+first_drop(struct dra_live *l, const char *why)
+{
+	if (l->first == NULL)
+		return;
+	live_logf(l, 6, "first snapshot built from the caches: %s", why);
+	kube_snapshot_free(l->first);
+	l->first = NULL;
+}
+
+/*
+ * After the first lists: the snapshot decoded while they arrived,
+ * finished, or (dropped meanwhile) one built from the caches.
+ */
+static struct kube_snapshot *
+first_finish(struct dra_live *l)
+{
+	struct kube_snapshot	*s = l->first;
+	long long		 t0;
+	size_t			 i;
+
+	l->first = NULL;
+	if (s == NULL)
+		return build(l);
+	t0 = now_ms();
+	for (i = 0; i < l->nkinds; i++)
+		if (l->kinds[i].k->need == DRA_NEED_SLICES &&
+		    l->kinds[i].state == K_DENIED)
+			s->slices_unread = 1;
+	kube_snapshot_finish(s);
+	l->built_ms = now_ms();
+	l->build_ms = (long)(l->built_ms - t0);
+	live_logf(l, 6, "snapshot of %zu objects built in %ld ms (decoded "
+	    "as listed)", l->first_n, l->build_ms);
+	return s;
+}
 
 static struct kube_snapshot *
 build(struct dra_live *l)
@@ -1178,11 +1260,17 @@ dra_live_start(struct dra_ctx *ctx, const char *ns, struct dra_err *err)
 	where_update(l);
 
 	/* the first list, while the terminal is still the user's */
+	l->first = kube_snapshot_new();
+	l->first->source = kube_snapshot_intern(l->first,
+	    kube_client_server(l->c));
+	l->first->served_version = kube_snapshot_intern(l->first,
+	    l->info.group_version);
+	l->bad_object[0] = '\0';
 	if (list_all(l, err) != KUBE_OK)
 		goto fail;
 	l->ws = kube_watch_set_new(l->c);
 	l->dirty = 0;
-	publish(l, build(l));
+	publish(l, first_finish(l));
 	status_update(l);
 
 	kube_client_detach_terminal(l->c);
@@ -1234,6 +1322,7 @@ dra_live_stop(struct dra_live *l)
 	}
 	kube_client_free(l->c);
 	kube_snapshot_free(l->pending);
+	kube_snapshot_free(l->first);
 	for (i = 0; i < l->nctx; i++)
 		free(l->ctx_names[i]);
 	free(l->ctx_names);
