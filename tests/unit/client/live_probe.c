@@ -4,6 +4,7 @@
  * real cluster.
  *
  *	live_probe [-n NAMESPACE] [-c CLAIM] [-t SECONDS] [-v LEVEL]
+ *	    [-w DIR]
  *
  * Starts the source from $KUBECONFIG, then prints one line per
  * snapshot handed over and per status change:
@@ -17,7 +18,11 @@
  * quits after SECONDS (default: at end of input) and prints the peak
  * resident set size ("maxrss_kb=N").  -v is kubectl's -v: the live
  * source's log lines (requests, snapshot build times) come out on
- * standard error when it stops.
+ * standard error when it stops.  -w writes each snapshot handed over
+ * as a v1 List (kube_snapshot_write, JSON) to DIR/snapshot-N.json, N
+ * from 1, so two snapshots of the same objects can be compared byte
+ * for byte (the first, decoded while listed, against one built from
+ * the caches after "r").
  */
 #include <sys/resource.h>
 
@@ -33,6 +38,8 @@
 #include "snapshot.h"
 
 static long long t0;
+static const char *write_dir;
+static int nwritten;
 
 static long long
 ms_now(void)
@@ -92,6 +99,25 @@ show(const struct kube_snapshot *s, const char *claim)
 	fflush(stdout);
 }
 
+/* Snapshot s as DIR/snapshot-N.json (-w). */
+static void
+save(const struct kube_snapshot *s)
+{
+	struct dra_err	 err;
+	char		 path[4096];
+	FILE		*f;
+
+	snprintf(path, sizeof path, "%s/snapshot-%d.json", write_dir,
+	    ++nwritten);
+	if ((f = fopen(path, "w")) == NULL) {
+		fprintf(stderr, "live_probe: %s: cannot write\n", path);
+		return;
+	}
+	if (kube_snapshot_write(s, f, KUBE_FORMAT_JSON, &err) != KUBE_OK)
+		fprintf(stderr, "live_probe: %s: %s\n", path, err.msg);
+	fclose(f);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -109,7 +135,7 @@ main(int argc, char **argv)
 	int				 ch, in_open = 1, n;
 	int				 verbosity = 0;
 
-	while ((ch = getopt(argc, argv, "n:c:t:v:")) != -1) {
+	while ((ch = getopt(argc, argv, "n:c:t:v:w:")) != -1) {
 		switch (ch) {
 		case 'n':
 			ns = optarg;
@@ -123,9 +149,12 @@ main(int argc, char **argv)
 		case 'v':
 			verbosity = (int)strtol(optarg, NULL, 10);
 			break;
+		case 'w':
+			write_dir = optarg;
+			break;
 		default:
 			fprintf(stderr, "usage: live_probe [-n NS] [-c CLAIM] "
-			    "[-t SECONDS]\n");
+			    "[-t SECONDS] [-v LEVEL] [-w DIR]\n");
 			return 2;
 		}
 	}
@@ -148,6 +177,8 @@ main(int argc, char **argv)
 		src.poll(src.arg, &s, &st, &err);
 		if (s != NULL) {
 			show(s, claim);
+			if (write_dir != NULL)
+				save(s);
 			kube_snapshot_free(s);
 		}
 		if (st.stale != last.stale || strcmp(st.note, last.note) != 0) {
