@@ -4,16 +4,29 @@
  * A struct dra_table from views/ is shown through an index array: the
  * rows the filter keeps, in the sort order.  Everything that costs
  * time with 10,000 rows is done when the data, the filter or the sort
- * changes, never per key or per frame: the natural column widths once
- * per table, the joined row texts once per table on the first filter,
- * the index on a change.  Drawing touches only the rows on screen.
+ * changes, never per frame, and as little as a key needs:
+ *
+ *  - the natural column widths once per table;
+ *  - the joined, lower-cased row texts once per table on the first
+ *    plain filter (a regex joins a row as it tests it);
+ *  - order, every row in the sort order, once per table and sort
+ *    column: the column's cells turned into keys once (tui_natkey, AGE
+ *    in seconds) and sorted with memcmp; the other direction reverses
+ *    order (ties keep the table's order both ways);
+ *  - match, whether each row passes the filter: a plain word is a
+ *    substring search; a word that grew tests only the rows shown;
+ *  - idx, order's rows that match, on any change (linear).
+ *
+ * Drawing touches only the rows on screen.
  *
  * The selection is kept by key (tui_row_key): after new data the
  * selected object is found again and kept on the same screen line, so
- * a watch event does not move rows under the cursor.
+ * a watch event does not move rows under the cursor.  While the table
+ * stays, a filter or a sort finds it by row index instead.
  */
 #include "tui-int.h"
 
+#include <endian.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -23,39 +36,67 @@
 #define COL_GAP	2
 #define COL_MIN	10	/* narrower is no use: the column goes */
 
+/*
+ * A row being sorted: its key's first 8 bytes as a big-endian number
+ * (zero-padded; for AGE the seconds + 1), the rest of the key, the
+ * key's length and the row.  Comparing pre decides most pairs with one
+ * instruction.
+ */
+struct sort_ent {
+	uint64_t		 pre;
+	const unsigned char	*rest;
+	uint32_t		 len;
+	uint32_t		 row;
+};
+
+#define SORT_SMALL	12	/* insertion sort below this */
+
 static void	lv_clear_rows(struct tui_listview *);
-static void	lv_rebuild(struct tui_listview *);
-static int	lv_match(const struct tui_listview *, size_t);
-static void	lv_apply_sort(struct tui_listview *);
+static void	lv_place(struct tui_listview *, int, size_t, size_t, size_t);
+static void	lv_collect(struct tui_listview *);
+static void	lv_texts(struct tui_listview *);
+static char	*lv_join(const struct tui_listview *, size_t, char **,
+		    size_t *);
+static int	lv_test(const struct tui_listview *, size_t, char **,
+		    size_t *);
+static void	lv_match_all(struct tui_listview *);
+static void	lv_match_shown(struct tui_listview *);
+static void	lv_order(struct tui_listview *);
+static void	lv_flip(struct tui_listview *);
 static void	lv_remember(struct tui_listview *);
-static int	cmp_rows(const void *, const void *);
+static int	ent_cmp(const struct sort_ent *, const struct sort_ent *);
+static void	ent_sort(struct sort_ent *, struct sort_ent *, size_t);
 static int	shrink_columns(const struct tui_listview *, int *, int, int,
 		    int);
 static int	name_column(const struct dra_table *, size_t);
 static int	col_priority(const struct dra_table *, size_t);
 
-/* The listview being sorted (qsort has no argument). */
-static const struct tui_listview *sorting;
-
 void
 tui_lv_init(struct tui_listview *lv)
 {
 	memset(lv, 0, sizeof *lv);
+	tui_match_init(&lv->m);
 	lv->sort_col = -1;
+	lv->order_col = -2;
 	lv->height = 1;
 }
 
 static void
 lv_clear_rows(struct tui_listview *lv)
 {
-	size_t	i;
-
-	if (lv->lines != NULL && lv->table != NULL) {
-		for (i = 0; i < lv->table->nrows; i++)
-			free(lv->lines[i]);
-	}
-	free(lv->lines);
-	lv->lines = NULL;
+	free(lv->ltext);
+	lv->ltext = NULL;
+	free(lv->loff);
+	lv->loff = NULL;
+	free(lv->wide);
+	lv->wide = NULL;
+	free(lv->match);
+	lv->match = NULL;
+	free(lv->order);
+	lv->order = NULL;
+	free(lv->rank);
+	lv->rank = NULL;
+	lv->order_col = -2;
 	free(lv->natw);
 	lv->natw = NULL;
 	free(lv->idx);
@@ -67,9 +108,7 @@ void
 tui_lv_free(struct tui_listview *lv)
 {
 	lv_clear_rows(lv);
-	if (lv->re_ok)
-		regfree(&lv->re);
-	lv->re_ok = 0;
+	tui_match_free(&lv->m);
 	lv->table = NULL;
 }
 
@@ -123,79 +162,370 @@ lv_remember(struct tui_listview *lv)
 		tui_row_key(lv->table, r, lv->selkey, sizeof lv->selkey);
 }
 
-static int
-lv_match(const struct tui_listview *lv, size_t i)
+/* The joined text of row i (cells each followed by a blank). */
+static char *
+lv_join(const struct tui_listview *lv, size_t i, char **buf, size_t *cap)
 {
-	int	m;
+	const struct dra_row	*r = &lv->table->rows[i];
+	size_t			 c, n = 1, o = 0;
 
-	if (lv->filter[0] == '\0' || (lv->inverse && lv->filter[1] == '\0'))
-		return 1;
-	if (lv->literal)
-		m = tui_strcasestr(lv->lines[i], lv->filter +
-		    lv->inverse) != NULL;
-	else
-		m = regexec(&lv->re, lv->lines[i], 0, NULL, 0) == 0;
-	return lv->inverse ? !m : m;
+	for (c = 0; c < lv->table->ncolumns; c++)
+		n += strlen(r->cells[c]) + 1;
+	if (n > *cap) {
+		*buf = xreallocarray(*buf, n, 1);
+		*cap = n;
+	}
+	for (c = 0; c < lv->table->ncolumns; c++) {
+		n = strlen(r->cells[c]);
+		memcpy(*buf + o, r->cells[c], n);
+		o += n;
+		(*buf)[o++] = ' ';
+	}
+	(*buf)[o] = '\0';
+	return *buf;
 }
 
-static int
-cmp_rows(const void *pa, const void *pb)
-{
-	const struct tui_listview	*lv = sorting;
-	size_t				 a = *(const size_t *)pa;
-	size_t				 b = *(const size_t *)pb;
-	const char			*ca, *cb;
-	int64_t				 sa, sb;
-	int				 c;
-
-	ca = lv->table->rows[a].cells[lv->sort_col];
-	cb = lv->table->rows[b].cells[lv->sort_col];
-	if (strcmp(lv->table->columns[lv->sort_col].name, "AGE") == 0) {
-		sa = tui_age_seconds(ca);
-		sb = tui_age_seconds(cb);
-		c = sa < sb ? -1 : sa > sb;
-	} else
-		c = tui_natcmp(ca, cb);
-	if (lv->sort_desc)
-		c = -c;
-	if (c == 0)
-		c = a < b ? -1 : a > b;	/* stable */
-	return c;
-}
-
+/* The lower-cased texts of every row, once per table. */
 static void
-lv_apply_sort(struct tui_listview *lv)
+lv_texts(struct tui_listview *lv)
 {
-	if (lv->table == NULL || lv->sort_col < 0 ||
-	    (size_t)lv->sort_col >= lv->table->ncolumns || lv->nidx < 2)
+	const struct dra_table	*t = lv->table;
+	size_t			 i, c, n, o = 0, start, cap;
+	int			 wide;
+
+	if (lv->ltext != NULL || t == NULL)
 		return;
-	sorting = lv;
-	qsort(lv->idx, lv->nidx, sizeof *lv->idx, cmp_rows);
-	sorting = NULL;
+	cap = 64 * (t->nrows + 1);
+	lv->ltext = xmalloc(cap);
+	lv->loff = xcalloc(t->nrows > 0 ? t->nrows : 1, sizeof *lv->loff);
+	lv->wide = xcalloc(t->nrows > 0 ? t->nrows : 1, sizeof *lv->wide);
+	for (i = 0; i < t->nrows; i++) {
+		start = o;
+		for (c = 0; c < t->ncolumns; c++) {
+			n = strlen(t->rows[i].cells[c]);
+			if (o + n + 2 > cap) {
+				while (o + n + 2 > cap)
+					cap *= 2;
+				lv->ltext = xreallocarray(lv->ltext, cap, 1);
+			}
+			memcpy(lv->ltext + o, t->rows[i].cells[c], n);
+			o += n;
+			lv->ltext[o++] = ' ';
+		}
+		if (o + 1 > cap) {
+			cap *= 2;
+			lv->ltext = xreallocarray(lv->ltext, cap, 1);
+		}
+		wide = 0;
+		tui_lower(lv->ltext + start, lv->ltext + start, o - start,
+		    &wide);
+		lv->ltext[o++] = '\0';
+		lv->loff[i] = start;
+		lv->wide[i] = (unsigned char)wide;
+	}
 }
 
-/* Filter and sort again; find the selection by key. */
+/* Whether row i passes the filter (buf: scratch for its joined text). */
+static int
+lv_test(const struct tui_listview *lv, size_t i, char **buf, size_t *cap)
+{
+	if (lv->ltext != NULL && tui_match_plain(&lv->m, lv->wide[i]))
+		return tui_match_test(&lv->m, lv->ltext + lv->loff[i], NULL);
+	return tui_match_test(&lv->m, lv->ltext != NULL ? lv->ltext +
+	    lv->loff[i] : NULL, lv_join(lv, i, buf, cap));
+}
+
+/* Test every row. */
 static void
-lv_rebuild(struct tui_listview *lv)
+lv_match_all(struct tui_listview *lv)
+{
+	const struct dra_table	*t = lv->table;
+	char			*buf = NULL;
+	size_t			 i, cap = 0;
+
+	if (lv->m.kind == TUI_MATCH_ALL || t == NULL) {
+		free(lv->match);
+		lv->match = NULL;
+		return;
+	}
+	if (tui_match_plain(&lv->m, 0))
+		lv_texts(lv);
+	if (lv->match == NULL)
+		lv->match = xcalloc(t->nrows > 0 ? t->nrows : 1,
+		    sizeof *lv->match);
+	for (i = 0; i < t->nrows; i++)
+		lv->match[i] = (unsigned char)lv_test(lv, i, &buf, &cap);
+	free(buf);
+}
+
+/*
+ * The filter narrowed (tui_match_narrows): test only the rows shown,
+ * and drop from idx, which stays in order, those that fail.
+ */
+static void
+lv_match_shown(struct tui_listview *lv)
+{
+	char	*buf = NULL;
+	size_t	 i, n = 0, cap = 0;
+
+	if (tui_match_plain(&lv->m, 0))
+		lv_texts(lv);
+	for (i = 0; i < lv->nidx; i++) {
+		if (lv_test(lv, lv->idx[i], &buf, &cap))
+			lv->idx[n++] = lv->idx[i];
+		else
+			lv->match[lv->idx[i]] = 0;
+	}
+	lv->nidx = n;
+	free(buf);
+}
+
+/* idx: the rows of order that pass the filter. */
+static void
+lv_collect(struct tui_listview *lv)
+{
+	const struct dra_table	*t = lv->table;
+	size_t			 i;
+
+	lv->nidx = 0;
+	if (t == NULL || t->nrows == 0)
+		return;
+	lv_order(lv);
+	if (lv->idx == NULL)
+		lv->idx = xcalloc(t->nrows, sizeof *lv->idx);
+	if (lv->match == NULL) {
+		memcpy(lv->idx, lv->order, t->nrows * sizeof *lv->idx);
+		lv->nidx = t->nrows;
+		return;
+	}
+	for (i = 0; i < t->nrows; i++) {
+		if (lv->match[lv->order[i]])
+			lv->idx[lv->nidx++] = lv->order[i];
+	}
+}
+
+/* Key order: pre, the rest, then the shorter first (memcmp order). */
+static int
+ent_cmp(const struct sort_ent *a, const struct sort_ent *b)
+{
+	uint32_t	n;
+	int		c;
+
+	if (a->pre != b->pre)
+		return a->pre < b->pre ? -1 : 1;
+	n = a->len < b->len ? a->len : b->len;
+	if (n > 8) {
+		c = memcmp(a->rest, b->rest, n - 8);
+		if (c != 0)
+			return c;
+	}
+	return a->len < b->len ? -1 : a->len > b->len;
+}
+
+/*
+ * A stable merge sort of e (n entries; tmp as many): equal keys keep
+ * their order, the table's.  A merge whose halves are already in order
+ * is skipped, so a column the table is sorted by, or one value
+ * throughout (a DRIVER column), costs one comparison per row.
+ */
+static void
+ent_sort(struct sort_ent *e, struct sort_ent *tmp, size_t n)
+{
+	struct sort_ent	x;
+	size_t		i, j, k, mid;
+
+	if (n < SORT_SMALL) {
+		for (i = 1; i < n; i++) {
+			x = e[i];
+			for (j = i; j > 0 && ent_cmp(&e[j - 1], &x) > 0; j--)
+				e[j] = e[j - 1];
+			e[j] = x;
+		}
+		return;
+	}
+	mid = n / 2;
+	ent_sort(e, tmp, mid);
+	ent_sort(e + mid, tmp + mid, n - mid);
+	if (ent_cmp(&e[mid - 1], &e[mid]) <= 0)
+		return;
+	memcpy(tmp, e, n * sizeof *e);
+	for (i = 0, j = mid, k = 0; i < mid && j < n; k++) {
+		if (ent_cmp(&tmp[j], &tmp[i]) < 0)
+			e[k] = tmp[j++];
+		else
+			e[k] = tmp[i++];
+	}
+	while (i < mid)
+		e[k++] = tmp[i++];
+	while (j < n)
+		e[k++] = tmp[j++];
+}
+
+/*
+ * The other direction of the same column: reversed, each run of equal
+ * keys reversed back so ties keep the table's order (as the
+ * comparison's tie-break on the row index does in both directions).
+ */
+static void
+lv_flip(struct tui_listview *lv)
+{
+	size_t	n = lv->table->nrows, i, j, k, tmp;
+
+	for (i = 0, j = n; i + 1 < j; i++, j--) {
+		tmp = lv->order[i];
+		lv->order[i] = lv->order[j - 1];
+		lv->order[j - 1] = tmp;
+	}
+	for (i = 0; i < n; i = k) {
+		for (k = i + 1; k < n && lv->rank[lv->order[k]] ==
+		    lv->rank[lv->order[i]]; k++)
+			;
+		for (j = k; i + 1 < j; i++, j--) {
+			tmp = lv->order[i];
+			lv->order[i] = lv->order[j - 1];
+			lv->order[j - 1] = tmp;
+		}
+	}
+	lv->order_desc = !lv->order_desc;
+}
+
+/*
+ * order for sort_col and sort_desc: the table's order for no column;
+ * natural order of the cells, AGE columns by duration, ties in the
+ * table's order.
+ */
+static void
+lv_order(struct tui_listview *lv)
+{
+	const struct dra_table	*t = lv->table;
+	struct sort_ent		*e, *tmp;
+	unsigned char		*keys = NULL, *k;
+	const char		*cell;
+	size_t			*off = NULL;
+	size_t			 n = t->nrows, i, j, o, cap, klen, lcp;
+	int			 col = lv->sort_col;
+
+	if (col >= (int)t->ncolumns)
+		col = -1;
+	if (lv->order == NULL)
+		lv->order = xcalloc(n, sizeof *lv->order);
+	if (col < 0) {
+		if (lv->order_col != -1) {
+			for (i = 0; i < n; i++)
+				lv->order[i] = i;
+			lv->order_col = -1;
+		}
+		return;
+	}
+	if (lv->order_col == col) {
+		if (lv->order_desc != (lv->sort_desc != 0))
+			lv_flip(lv);
+		return;
+	}
+	e = xcalloc(n, sizeof *e);
+	tmp = xcalloc(n, sizeof *tmp);
+	off = xcalloc(n, sizeof *off);
+	if (strcmp(t->columns[col].name, "AGE") == 0) {
+		/* -1 ("<unknown>") first. */
+		for (i = 0; i < n; i++) {
+			e[i].pre = (uint64_t)(tui_age_seconds(
+			    t->rows[i].cells[col]) + 1);
+			e[i].row = (uint32_t)i;
+		}
+	} else {
+		/* The keys, one buffer (twice the cells is always enough). */
+		cap = 64;
+		keys = xmalloc(cap);
+		o = 0;
+		for (i = 0; i < n; i++) {
+			cell = t->rows[i].cells[col];
+			klen = 2 * strlen(cell) + 8;
+			if (o + klen > cap) {
+				while (o + klen > cap)
+					cap *= 2;
+				keys = xreallocarray(keys, cap, 1);
+			}
+			klen = tui_natkey(cell, keys + o, cap - o);
+			if (klen > UINT32_MAX)
+				klen = UINT32_MAX;
+			e[i].len = (uint32_t)klen;
+			e[i].row = (uint32_t)i;
+			off[i] = o;
+			o += klen;
+		}
+		/* Every key starts with the same lcp bytes: skip them. */
+		lcp = n > 0 ? e[0].len : 0;
+		for (i = 1; i < n && lcp > 0; i++) {
+			for (j = 0; j < lcp && j < e[i].len && keys[off[i] +
+			    j] == keys[j]; j++)
+				;
+			lcp = j;
+		}
+		for (i = 0; i < n; i++) {
+			k = keys + off[i] + lcp;
+			e[i].len -= (uint32_t)lcp;
+			if (e[i].len >= 8) {
+				memcpy(&e[i].pre, k, 8);
+				e[i].pre = be64toh(e[i].pre);
+			} else {
+				for (j = 0; j < 8; j++)
+					e[i].pre = e[i].pre << 8 |
+					    (j < e[i].len ? k[j] : 0);
+			}
+			e[i].rest = k + 8;
+		}
+	}
+	ent_sort(e, tmp, n);
+	if (lv->rank == NULL)
+		lv->rank = xcalloc(n, sizeof *lv->rank);
+	for (i = 0; i < n; i++) {
+		lv->order[i] = e[i].row;
+		if (i == 0)
+			lv->rank[e[i].row] = 0;
+		else if (ent_cmp(&e[i - 1], &e[i]) == 0)
+			lv->rank[e[i].row] = lv->rank[e[i - 1].row];
+		else
+			lv->rank[e[i].row] = lv->rank[e[i - 1].row] + 1;
+	}
+	free(off);
+	free(tmp);
+	free(keys);
+	free(e);
+	lv->order_col = col;
+	lv->order_desc = 0;
+	if (lv->sort_desc)
+		lv_flip(lv);
+}
+
+/*
+ * Put the selection back after idx changed: on row selrow when have is
+ * set (the same table), else on the row whose key is selkey; else at
+ * its old index, clamped.  oldsel and oldtop are sel and top before
+ * the change: the selection keeps its screen line.
+ */
+static void
+lv_place(struct tui_listview *lv, int have, size_t selrow, size_t oldsel,
+    size_t oldtop)
 {
 	const struct dra_table	*t = lv->table;
 	char			 key[512];
-	size_t			 i, oldsel = lv->sel, oldtop = lv->top;
+	size_t			 i;
 	int			 found = 0;
 
-	lv->nidx = 0;
 	if (t == NULL || t->nrows == 0) {
+		lv->nidx = 0;
 		lv->sel = lv->top = 0;
 		return;
 	}
-	if (lv->idx == NULL)
-		lv->idx = xcalloc(t->nrows, sizeof *lv->idx);
-	for (i = 0; i < t->nrows; i++) {
-		if (lv_match(lv, i))
-			lv->idx[lv->nidx++] = i;
-	}
-	lv_apply_sort(lv);
-	if (lv->selkey[0] != '\0') {
+	if (have) {
+		for (i = 0; i < lv->nidx; i++) {
+			if (lv->idx[i] == selrow) {
+				lv->sel = i;
+				found = 1;
+				break;
+			}
+		}
+	} else if (lv->selkey[0] != '\0') {
 		for (i = 0; i < lv->nidx; i++) {
 			tui_row_key(t, &t->rows[lv->idx[i]], key, sizeof key);
 			if (strcmp(key, lv->selkey) == 0) {
@@ -243,65 +573,53 @@ tui_lv_set_table(struct tui_listview *lv, const struct dra_table *t)
 	}
 	if (lv->sort_col >= (int)t->ncolumns)
 		lv->sort_col = -1;
-	if (lv->filter[0] != '\0' && !(lv->inverse && lv->filter[1] == '\0'))
-		tui_lv_set_filter(lv, lv->filter);
-	else
-		lv_rebuild(lv);
+	lv_match_all(lv);
+	lv_collect(lv);
+	lv_place(lv, 0, 0, lv->sel, lv->top);
 }
 
 int
 tui_lv_set_filter(struct tui_listview *lv, const char *text)
 {
 	const struct dra_table	*t = lv->table;
-	size_t			 i, c, n, o;
-	int			 ret = 0;
+	size_t			 oldsel = lv->sel, oldtop = lv->top, selrow;
+	int			 ret, have, narrow, same;
 	char			 copy[sizeof lv->filter];
 
+	have = lv->nidx > 0 && lv->sel < lv->nidx;
+	selrow = have ? lv->idx[lv->sel] : 0;
 	snprintf(copy, sizeof copy, "%s", text);
-	snprintf(lv->filter, sizeof lv->filter, "%s", copy);
-	lv->inverse = lv->filter[0] == '!';
-	if (lv->re_ok)
-		regfree(&lv->re);
-	lv->re_ok = 0;
-	lv->literal = 0;
-	if (lv->filter[lv->inverse] != '\0') {
-		if (regcomp(&lv->re, lv->filter + lv->inverse, REG_EXTENDED |
-		    REG_ICASE | REG_NOSUB) == 0)
-			lv->re_ok = 1;
-		else {
-			lv->literal = 1;
-			ret = TUI_FILTER_LITERAL;
-		}
-		/* The joined texts, once per table. */
-		if (t != NULL && lv->lines == NULL && t->nrows > 0) {
-			lv->lines = xcalloc(t->nrows, sizeof *lv->lines);
-			for (i = 0; i < t->nrows; i++) {
-				n = 1;
-				for (c = 0; c < t->ncolumns; c++)
-					n += strlen(t->rows[i].cells[c]) + 1;
-				lv->lines[i] = xmalloc(n);
-				o = 0;
-				for (c = 0; c < t->ncolumns; c++) {
-					n = strlen(t->rows[i].cells[c]);
-					memcpy(lv->lines[i] + o,
-					    t->rows[i].cells[c], n);
-					o += n;
-					lv->lines[i][o++] = ' ';
-				}
-				lv->lines[i][o] = '\0';
-			}
-		}
+	same = strcmp(lv->m.text, copy) == 0;
+	narrow = lv->match != NULL && tui_match_narrows(&lv->m, copy);
+	memcpy(lv->filter, copy, sizeof lv->filter);
+	ret = tui_match_set(&lv->m, lv->filter);
+	if (t == NULL || t->nrows == 0) {
+		lv_place(lv, 0, 0, oldsel, oldtop);
+		return ret;
 	}
-	lv_rebuild(lv);
+	if (same && lv->idx != NULL)
+		return ret;	/* the same rows */
+	if (narrow && lv->m.kind != TUI_MATCH_ALL)
+		lv_match_shown(lv);
+	else {
+		lv_match_all(lv);
+		lv_collect(lv);
+	}
+	lv_place(lv, have, selrow, oldsel, oldtop);
 	return ret;
 }
 
 void
 tui_lv_sort(struct tui_listview *lv, int col, int desc)
 {
+	size_t	oldsel = lv->sel, oldtop = lv->top, selrow;
+	int	have = lv->nidx > 0 && lv->sel < lv->nidx;
+
+	selrow = have ? lv->idx[lv->sel] : 0;
 	lv->sort_col = col;
 	lv->sort_desc = desc;
-	lv_rebuild(lv);
+	lv_collect(lv);
+	lv_place(lv, have, selrow, oldsel, oldtop);
 }
 
 int

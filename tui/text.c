@@ -7,6 +7,14 @@
  * bytes that do not decode and control characters are shown as '?'
  * (one column), so an object cannot move the cursor or change the
  * terminal's state.
+ *
+ * Filters and sorting of long lists live here too, as pure functions
+ * on strings: a filter is compiled once into a struct tui_match (a
+ * plain ASCII word becomes a substring search on text lower-cased once
+ * per table, which glibc's REG_ICASE would otherwise redo with towupper
+ * on every character of every row on every key), and tui_natkey turns
+ * a cell into a key whose byte order is tui_natcmp's, so a sort
+ * compares with memcmp.
  */
 #include "tui-int.h"
 
@@ -23,6 +31,12 @@ struct uchar {
 };
 
 static void	next_char(const char *s, struct uchar *u);
+static int	plain_text(const char *);
+static int	simple_regex(const char *);
+static void	lower_copy(char *, const char *, size_t);
+
+/* The special characters of a POSIX extended regular expression. */
+#define ERE_SPECIAL	"\\^$.[]|()*+?{}"
 
 /* Decode the character at s (not at its NUL). */
 static void
@@ -64,6 +78,12 @@ tui_strwidth(const char *s)
 	struct uchar	u;
 	int		w = 0;
 
+	/* ASCII, most cells: a column a byte (a control character is
+	   shown as '?'). */
+	while (*s != '\0' && (unsigned char)*s < 0x80) {
+		s++;
+		w++;
+	}
 	while (*s != '\0') {
 		next_char(s, &u);
 		w += u.width;
@@ -257,4 +277,231 @@ tui_age_seconds(const char *s)
 		s = end + 1;
 	}
 	return total;
+}
+
+size_t
+tui_natkey(const char *s, unsigned char *buf, size_t len)
+{
+	const unsigned char	*p = (const unsigned char *)s, *e;
+	size_t			 o = 0, n, i;
+
+#define PUT(c) do {							\
+	if (o < len)							\
+		buf[o] = (unsigned char)(c);				\
+	o++;								\
+} while (0)
+#define DIGIT(c)	((unsigned)(c) - '0' < 10)
+	while (*p != '\0') {
+		if (!DIGIT(*p)) {
+			PUT(*p);
+			p++;
+			continue;
+		}
+		/* A number: leading zeros go, as in tui_natcmp. */
+		while (*p == '0' && DIGIT(p[1]))
+			p++;
+		for (e = p; DIGIT(*e); e++)
+			;
+		n = (size_t)(e - p);
+		if (n > UINT32_MAX)
+			n = UINT32_MAX;
+		if (n < 10)
+			PUT('0' + n - 1);
+		else {
+			PUT('9');
+			PUT(n >> 24);
+			PUT(n >> 16);
+			PUT(n >> 8);
+			PUT(n);
+		}
+		for (i = 0; i < n; i++)
+			PUT(p[i]);
+		p = e;
+	}
+#undef DIGIT
+#undef PUT
+	return o;
+}
+
+/*
+ * Whether s is a pattern that means itself: printable ASCII without a
+ * special character of an extended regex.
+ */
+static int
+plain_text(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f ||
+		    strchr(ERE_SPECIAL, *s) != NULL)
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether s is printable ASCII without a bracket or a backslash. */
+static int
+simple_regex(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f ||
+		    *s == '[' || *s == '\\')
+			return 0;
+	}
+	return 1;
+}
+
+/* Copy s into buf (len bytes, cut), ASCII letters lower-cased. */
+static void
+lower_copy(char *buf, const char *s, size_t len)
+{
+	size_t	o = 0;
+
+	if (len == 0)
+		return;
+	for (; *s != '\0' && o + 1 < len; s++) {
+		if (*s >= 'A' && *s <= 'Z')
+			buf[o++] = (char)(*s - 'A' + 'a');
+		else
+			buf[o++] = *s;
+	}
+	buf[o] = '\0';
+}
+
+void
+tui_lower(char *dst, const char *s, size_t n, int *wide)
+{
+	const uint64_t	ones = 0x0101010101010101ULL;
+	const uint64_t	high = 0x8080808080808080ULL;
+	uint64_t	w, h, hi = 0;
+	size_t		i;
+	unsigned char	c;
+
+	/*
+	 * Eight bytes at a time (the rows of a list are lower-cased
+	 * once per table, 10 MB at 100,000 devices): a byte is an upper
+	 * case letter when it is ASCII, at least 'A' and not above 'Z'.
+	 */
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		hi |= w;
+		h = w & ~high;
+		h = ((h + (0x80 - 'A') * ones) ^ (h + (0x7f - 'Z') * ones)) &
+		    ~w & high;
+		w |= h >> 2;
+		memcpy(dst + i, &w, 8);
+	}
+	for (; i < n; i++) {
+		c = (unsigned char)s[i];
+		hi |= c;
+		dst[i] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+	}
+	if ((hi & high) != 0)
+		*wide = 1;
+}
+
+void
+tui_match_init(struct tui_match *m)
+{
+	memset(m, 0, sizeof *m);
+	m->kind = TUI_MATCH_ALL;
+}
+
+void
+tui_match_free(struct tui_match *m)
+{
+	if (m->re_ok)
+		regfree(&m->re);
+	if (m->lre_ok)
+		regfree(&m->lre);
+	tui_match_init(m);
+}
+
+int
+tui_match_set(struct tui_match *m, const char *text)
+{
+	char	copy[sizeof m->text];
+	int	plain;
+
+	snprintf(copy, sizeof copy, "%s", text);
+	tui_match_free(m);
+	memcpy(m->text, copy, sizeof m->text);
+	m->inverse = m->text[0] == '!';
+	if (m->text[m->inverse] == '\0')
+		return 0;	/* "" and "!": every row */
+	plain = plain_text(m->text + m->inverse);
+	lower_copy(m->needle, m->text + m->inverse, sizeof m->needle);
+	if (regcomp(&m->re, m->text + m->inverse, REG_EXTENDED | REG_ICASE |
+	    REG_NOSUB) == 0) {
+		m->re_ok = 1;
+		m->kind = plain ? TUI_MATCH_SUB : TUI_MATCH_REGEX;
+		/*
+		 * Without brackets and escapes a letter of a regex is
+		 * only ever itself, so on ASCII text the lower-cased
+		 * pattern finds, case-sensitively, what the pattern finds
+		 * ignoring case; and glibc matches an ASCII pattern
+		 * without REG_ICASE byte by byte, not through wide
+		 * characters (towupper on each).
+		 */
+		if (!plain && simple_regex(m->text + m->inverse) &&
+		    regcomp(&m->lre, m->needle, REG_EXTENDED | REG_NOSUB) ==
+		    0)
+			m->lre_ok = 1;
+		return 0;
+	}
+	m->kind = TUI_MATCH_LITERAL;
+	return TUI_FILTER_LITERAL;
+}
+
+int
+tui_match_narrows(const struct tui_match *old, const char *text)
+{
+	char	needle[sizeof old->needle];
+	int	inverse = text[0] == '!';
+
+	if (strcmp(old->text, text) == 0)
+		return 1;
+	if (old->kind == TUI_MATCH_ALL)
+		return 1;
+	if (text[inverse] == '\0')
+		return 0;	/* every row: more than before */
+	if (old->inverse || inverse || (old->kind != TUI_MATCH_SUB &&
+	    old->kind != TUI_MATCH_LITERAL))
+		return 0;
+	/* A plain word that holds the old word: fewer rows, none new. */
+	if (!plain_text(text))
+		return 0;
+	lower_copy(needle, text, sizeof needle);
+	return strstr(needle, old->needle) != NULL;
+}
+
+int
+tui_match_plain(const struct tui_match *m, int wide)
+{
+	return m->kind == TUI_MATCH_ALL || (!wide && (m->kind ==
+	    TUI_MATCH_SUB || m->kind == TUI_MATCH_LITERAL || m->lre_ok));
+}
+
+int
+tui_match_test(const struct tui_match *m, const char *lower,
+    const char *orig)
+{
+	int	r;
+
+	switch (m->kind) {
+	case TUI_MATCH_ALL:
+		return 1;
+	case TUI_MATCH_SUB:
+		r = orig == NULL ? strstr(lower, m->needle) != NULL :
+		    regexec(&m->re, orig, 0, NULL, 0) == 0;
+		break;
+	case TUI_MATCH_LITERAL:
+		r = orig == NULL ? strstr(lower, m->needle) != NULL :
+		    tui_strcasestr(orig, m->text + m->inverse) != NULL;
+		break;
+	default:
+		r = orig == NULL ? regexec(&m->lre, lower, 0, NULL, 0) == 0 :
+		    regexec(&m->re, orig, 0, NULL, 0) == 0;
+		break;
+	}
+	return m->inverse ? !r : r;
 }

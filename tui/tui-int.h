@@ -225,6 +225,99 @@ int	tui_natcmp(const char *a, const char *b);
  */
 int64_t	tui_age_seconds(const char *s);
 
+/*
+ * The natural-order key of s: byte strings whose order (memcmp over
+ * the shorter length, then the shorter first) is tui_natcmp's, so a
+ * sort encodes each cell once instead of running tui_natcmp on every
+ * comparison.  A byte that is not a digit stands for itself.  A run
+ * of digits, its leading zeros dropped as tui_natcmp does, becomes a
+ * byte among the digits (so it sorts against other bytes as a digit
+ * does) that says how long it is, '0' for 1 digit to '8' for 9, or '9'
+ * and the length in 4 bytes big-endian, then the digits: "gpu-12" is
+ * "gpu-" "1" "12".  Writes at most len bytes of the key into buf (buf
+ * may be NULL when len is 0) and returns the key's whole length,
+ * which may be more (at most twice strlen(s)): call again with a
+ * buffer that large.
+ */
+size_t	tui_natkey(const char *s, unsigned char *buf, size_t len);
+
+/*
+ * Copy the n bytes at s into dst (n bytes; dst may be s) with the
+ * ASCII letters lower-cased; set *wide when one is >= 0x80 (part of a
+ * character outside ASCII, which only the regex can fold).
+ */
+void	tui_lower(char *dst, const char *s, size_t n, int *wide);
+
+/*
+ * A compiled filter, as the lists and the GPU map take it: a POSIX
+ * extended regular expression matched case-insensitively, "!x" for
+ * the texts that do not match, an invalid expression matched as plain
+ * text ignoring ASCII case (tui_strcasestr).  A filter of printable
+ * ASCII without a special character of a regex means itself: it is
+ * searched as a substring of the text lower-cased once (ASCII), which
+ * finds what regexec with REG_ICASE finds on ASCII text; a text with
+ * other characters still goes through the regex, which folds them.  A
+ * regex without brackets and backslashes is likewise matched on
+ * ASCII text lower-cased, lower-cased itself and without REG_ICASE.
+ */
+enum tui_match_kind {
+	TUI_MATCH_ALL,		/* "" or "!": every text */
+	TUI_MATCH_SUB,		/* a plain word: substring, ASCII case */
+	TUI_MATCH_REGEX,	/* an extended regex, REG_ICASE */
+	TUI_MATCH_LITERAL,	/* an invalid regex: substring */
+};
+
+struct tui_match {
+	char			 text[256];	/* as given; "!x" inverse */
+	int			 inverse;
+	enum tui_match_kind	 kind;
+	int			 re_ok;		/* re compiled */
+	regex_t			 re;
+	int			 lre_ok;	/* lre compiled */
+	regex_t			 lre;		/* REGEX without brackets or
+						   escapes: lower-cased,
+						   case-sensitive, for ASCII
+						   text lower-cased */
+	char			 needle[256];	/* the text (after '!')
+						   lower-cased */
+};
+
+/* An empty filter (every text). */
+void	tui_match_init(struct tui_match *m);
+
+/* Free what m holds; m is then empty. */
+void	tui_match_free(struct tui_match *m);
+
+/*
+ * Compile text (cut at 255 bytes) into m, replacing what it held.
+ * Returns TUI_FILTER_LITERAL when text is not a valid regex (matched
+ * as text), else 0.
+ */
+int	tui_match_set(struct tui_match *m, const char *text);
+
+/*
+ * Whether every text the filter text would match is matched by old
+ * too (text is old's text, old is empty, or both are plain words, not
+ * inverse, and text's word holds old's): then only what old kept need
+ * be tested again.  0 when unsure.
+ */
+int	tui_match_narrows(const struct tui_match *old, const char *text);
+
+/*
+ * Whether tui_match_test needs no original text for a text whose
+ * lower-cased copy is known and which has (wide set) or has not a
+ * character outside ASCII.
+ */
+int	tui_match_plain(const struct tui_match *m, int wide);
+
+/*
+ * Whether a text passes m (its inverse applied): lower is the text
+ * after tui_lower, orig the text itself; orig may be NULL when
+ * tui_match_plain said so, lower may be NULL when it said not.
+ */
+int	tui_match_test(const struct tui_match *m, const char *lower,
+	    const char *orig);
+
 /* ---- listview.c: the one list widget ------------------------------ */
 
 /*
@@ -234,19 +327,36 @@ int64_t	tui_age_seconds(const char *s);
  * (tui_row_key), so it stays on its object when data is replaced.
  * Column widths are the widest cell of each column (computed once per
  * table), fitted to the screen when drawn.
+ *
+ * What a key costs with 100,000 rows: a filter character tests each
+ * row's lower-cased text (made once per table) with a substring search
+ * when the filter is a plain word, and only the rows shown when the
+ * word grew; the kept rows are taken from order, every row already in
+ * sort order, so nothing is sorted again.  A sort encodes the column's
+ * cells once (tui_natkey, AGE in seconds) and sorts those; the other
+ * direction of the same column reverses order.  The selection is
+ * found by row index while the table stays.
  */
 struct tui_listview {
 	const struct dra_table	*table;		/* borrowed, or NULL */
 	int			*natw;		/* natural column widths */
-	char			**lines;	/* rows joined for the filter;
-						   built on the first filter */
+	char			*ltext;		/* rows joined by blanks,
+						   lower-cased (tui_lower);
+						   on the first plain filter */
+	size_t			*loff;		/* row i at ltext + loff[i] */
+	unsigned char		*wide;		/* row i has non-ASCII */
+	unsigned char		*match;		/* row i passes the filter;
+						   NULL: every row does */
+	size_t			*order;		/* every row, in sort order */
+	uint32_t		*rank;		/* row i's place among the
+						   distinct keys of order_col */
+	int			 order_col;	/* order is by this column,
+						   -1 the table's, -2 none */
+	int			 order_desc;
 	size_t			*idx;		/* rows shown, in order */
 	size_t			 nidx;
 	char			 filter[256];	/* as typed, "!x" inverse */
-	int			 inverse;
-	int			 re_ok;		/* re compiled */
-	regex_t			 re;
-	int			 literal;	/* regex invalid: substring */
+	struct tui_match	 m;		/* filter compiled */
 	int			 sort_col;	/* -1: the table's order */
 	int			 sort_desc;
 	size_t			 sel;		/* index into idx */

@@ -223,6 +223,309 @@ test_listview_filter_sort(void **state)
 	kube_snapshot_free(s);
 }
 
+/*
+ * The filter and the sort against the code they replaced: a table of
+ * 400 rows made up to hold what is hard (ties, leading zeros, numbers
+ * of ten digits and more, upper case, characters outside ASCII that
+ * glibc's REG_ICASE folds onto ASCII letters, regex characters), and
+ * the old implementation as the oracle: regexec with REG_ICASE on the
+ * row's cells joined by blanks (tui_strcasestr for an invalid regex),
+ * then qsort with tui_natcmp (AGE by duration), ties in table order.
+ */
+static const char *const nat_words[] = {
+	"", "a", "ab", "b", "A", "gpu-2", "gpu-10", "gpu-02", "gpu-0",
+	"gpu-00", "gpu-", "gpu-1a", "gpu-1/", "gpu-1:", "x9", "x10", "x010",
+	"1234567890", "01234567890", "1234567891", "999999999",
+	"12345678901234567890123", "node-9-gpu-3", "node-09-gpu-3",
+	"node-9-gpu-03x", "z", "\xc3\x89t\xc3\xa9", "~", "0", "00", "7",
+	"a0", "a00b", "a0b", NULL
+};
+
+static void
+test_natkey(void **state)
+{
+	unsigned char	ka[128], kb[128];
+	size_t		i, j, la, lb;
+	int		c, k;
+
+	(void)state;
+	for (i = 0; nat_words[i] != NULL; i++) {
+		la = tui_natkey(nat_words[i], ka, sizeof ka);
+		assert_true(la <= 2 * strlen(nat_words[i]) + 5);
+		/* Too small a buffer: the length still comes back. */
+		assert_int_equal(tui_natkey(nat_words[i], NULL, 0), la);
+		for (j = 0; nat_words[j] != NULL; j++) {
+			lb = tui_natkey(nat_words[j], kb, sizeof kb);
+			k = memcmp(ka, kb, la < lb ? la : lb);
+			if (k == 0)
+				k = la < lb ? -1 : la > lb;
+			c = tui_natcmp(nat_words[i], nat_words[j]);
+			if ((c < 0) != (k < 0) || (c > 0) != (k > 0))
+				fail_msg("\"%s\" vs \"%s\": natcmp %d, key %d",
+				    nat_words[i], nat_words[j], c, k);
+		}
+	}
+	/* "gpu-12": the length of the number, then its digits. */
+	la = tui_natkey("gpu-012", ka, sizeof ka);
+	assert_int_equal(la, 7);
+	assert_memory_equal(ka, "gpu-112", 7);
+}
+
+static const char *const fuzz_cells[] = {
+	"team-a", "Team-B", "team-b", "TEAM-C", "gpu-1", "gpu-12", "gpu-012",
+	"gpu-2", "node-1", "node-12", "node-120", "x(y", "a.b", "aXb",
+	"\xc5\xbftrange",		/* U+017F long s: REG_ICASE finds "s" */
+	"\xc3\x89T\xc3\x89",		/* ÉTÉ */
+	"\xe6\x97\xa5\xe6\x9c\xac",	/* 日本 */
+	"pending", "allocated", "1234567890123", "99", "099", "", NULL
+};
+
+static const char *const fuzz_ages[] = {
+	"5s", "4m30s", "3h", "2d", "10d", "1y", "<unknown>", "59s", "1m",
+	"3h", NULL
+};
+
+static size_t
+count(const char *const *v)
+{
+	size_t	n = 0;
+
+	while (v[n] != NULL)
+		n++;
+	return n;
+}
+
+/* 400 rows: NAME, NAMESPACE, STATE, NUM, AGE from a fixed sequence. */
+static struct dra_table *
+fuzz_table(void)
+{
+	static const char *const cols[] = { "NAME", "NAMESPACE", "STATE",
+	    "NUM", "AGE" };
+	struct dra_table	*t = calloc(1, sizeof *t);
+	size_t			 nc = count(fuzz_cells), na = count(fuzz_ages);
+	size_t			 i, c;
+	unsigned		 x = 12345;
+	char			 name[64];
+
+	assert_non_null(t);
+	t->kind = DRA_KIND_COUNT;
+	dra_arena_init(&t->arena);
+	for (c = 0; c < 5; c++)
+		t->columns[c].name = cols[c];
+	t->ncolumns = 5;
+	t->rows = calloc(400, sizeof *t->rows);
+	assert_non_null(t->rows);
+	t->caprows = 400;
+	for (i = 0; i < 400; i++) {
+		struct dra_row	*r = &t->rows[t->nrows++];
+
+		r->cells = dra_arena_calloc(&t->arena, 5, sizeof *r->cells);
+		for (c = 0; c < 5; c++) {
+			x = x * 1103515245 + 12345;
+			if (c == 0) {
+				snprintf(name, sizeof name, "%s-%u",
+				    fuzz_cells[(x >> 8) % nc], (x >> 4) % 40);
+				r->cells[c] = dra_arena_strdup(&t->arena,
+				    name);
+			} else if (c == 4)
+				r->cells[c] = fuzz_ages[(x >> 8) % na];
+			else
+				r->cells[c] = fuzz_cells[(x >> 8) % nc];
+		}
+	}
+	return t;
+}
+
+/* The old implementation: the rows text keeps, in sort order. */
+static const struct dra_table *ref_table;
+static int ref_col, ref_desc;
+
+static int
+ref_cmp(const void *pa, const void *pb)
+{
+	size_t		 a = *(const size_t *)pa, b = *(const size_t *)pb;
+	const char	*ca = ref_table->rows[a].cells[ref_col];
+	const char	*cb = ref_table->rows[b].cells[ref_col];
+	int64_t		 sa, sb;
+	int		 c;
+
+	if (strcmp(ref_table->columns[ref_col].name, "AGE") == 0) {
+		sa = tui_age_seconds(ca);
+		sb = tui_age_seconds(cb);
+		c = sa < sb ? -1 : sa > sb;
+	} else
+		c = tui_natcmp(ca, cb);
+	if (ref_desc)
+		c = -c;
+	if (c == 0)
+		c = a < b ? -1 : a > b;
+	return c;
+}
+
+static size_t
+ref_rows(const struct dra_table *t, const char *text, int col, int desc,
+    size_t *out)
+{
+	regex_t		 re;
+	char		 line[1024];
+	size_t		 i, c, n = 0;
+	int		 inv = text[0] == '!', re_ok = 0, m;
+
+	if (text[inv] != '\0')
+		re_ok = regcomp(&re, text + inv, REG_EXTENDED | REG_ICASE |
+		    REG_NOSUB) == 0;
+	for (i = 0; i < t->nrows; i++) {
+		if (text[inv] == '\0') {
+			out[n++] = i;
+			continue;
+		}
+		line[0] = '\0';
+		for (c = 0; c < t->ncolumns; c++) {
+			strncat(line, t->rows[i].cells[c],
+			    sizeof line - strlen(line) - 1);
+			strncat(line, " ", sizeof line - strlen(line) - 1);
+		}
+		m = re_ok ? regexec(&re, line, 0, NULL, 0) == 0 :
+		    tui_strcasestr(line, text + inv) != NULL;
+		if (inv ? !m : m)
+			out[n++] = i;
+	}
+	if (re_ok)
+		regfree(&re);
+	if (col >= 0) {
+		ref_table = t;
+		ref_col = col;
+		ref_desc = desc;
+		qsort(out, n, sizeof *out, ref_cmp);
+	}
+	return n;
+}
+
+/* lv shows exactly what the old code showed, and so does a fresh one. */
+static void
+check_rows(const struct tui_listview *lv, const char *step)
+{
+	struct tui_listview	 fresh;
+	size_t			 want[400], n, i;
+
+	n = ref_rows(lv->table, lv->filter, lv->sort_col, lv->sort_desc,
+	    want);
+	if (lv->nidx != n)
+		fail_msg("%s: %zu rows, the old code %zu", step, lv->nidx, n);
+	for (i = 0; i < n; i++) {
+		if (lv->idx[i] != want[i])
+			fail_msg("%s: row %zu is %zu, the old code %zu", step,
+			    i, lv->idx[i], want[i]);
+	}
+	tui_lv_init(&fresh);
+	tui_lv_set_table(&fresh, lv->table);
+	tui_lv_sort(&fresh, lv->sort_col, lv->sort_desc);
+	tui_lv_set_filter(&fresh, lv->filter);
+	assert_int_equal(fresh.nidx, n);
+	assert_memory_equal(fresh.idx, want, n * sizeof *want);
+	tui_lv_free(&fresh);
+}
+
+static void
+test_listview_incremental(void **state)
+{
+	/* Typed a character at a time, erased, inverted, regexes. */
+	static const char *const steps[] = {
+		"t", "te", "tea", "team", "team-", "team-b", "team-", "TEAM-",
+		"TEAM-B", "team-b-1", "team-b-12", "team-b-1", "team-b-1|node",
+		"team-b-1|node-1", "team-b", "team-b?", "", "g", "gp",
+		"gpu", "gpu-", "gpu-0", "gpu-01", "gpu-012", "Gpu-012", "!",
+		"!x", "!x(", "!x(y", "!team", "!team-a", "x", "x(", "x(y",
+		"x(y-", "(", "a.b", "a", "aX", "axb", "AXB", "s", "st", "str",
+		"stran", "\xc3\xa9", "\xc3\xa9t", "\xc3\x89T\xc3\x89", "t\xc3",
+		"t\xc3\x89", "\xe6\x97\xa5", "gpu.*1$", "^gpu-(1|2)",
+		"[[:upper:]]", "[a-z]+-[0-9]{2}", "\\.", "node-1[0-9]",
+		"node", "node-12", "NODE-120", "node-12", "node-1", "pend",
+		"pending 1", "pending 12", "pending 1", "99", "099", "9",
+		"", NULL
+	};
+	struct dra_table	*t = fuzz_table();
+	struct tui_listview	 lv;
+	const struct dra_row	*before;
+	char			 what[300];
+	size_t			 i, j, selrow;
+	int			 sorts[][2] = { { -1, 0 }, { 3, 0 }, { 3, 1 },
+	    { 4, 1 }, { 4, 0 }, { 0, 0 }, { 2, 1 }, { 1, 0 } };
+
+	(void)state;
+	tui_lv_init(&lv);
+	tui_lv_set_table(&lv, t);
+	check_rows(&lv, "no filter");
+	for (j = 0; j < sizeof sorts / sizeof sorts[0]; j++) {
+		tui_lv_sort(&lv, sorts[j][0], sorts[j][1]);
+		snprintf(what, sizeof what, "sort %d %d", sorts[j][0],
+		    sorts[j][1]);
+		check_rows(&lv, what);
+		for (i = 0; steps[i] != NULL; i++) {
+			before = tui_lv_selected(&lv);
+			selrow = before != NULL ? lv.idx[lv.sel] : 0;
+			tui_lv_set_filter(&lv, steps[i]);
+			snprintf(what, sizeof what, "sort %d %d, filter \"%s\"",
+			    sorts[j][0], sorts[j][1], steps[i]);
+			check_rows(&lv, what);
+			/* A row still shown stays selected. */
+			if (before != NULL) {
+				size_t	k;
+
+				for (k = 0; k < lv.nidx; k++) {
+					if (lv.idx[k] == selrow)
+						assert_int_equal(lv.sel, k);
+				}
+			}
+			/* Now and then, move and sort on top of a filter. */
+			if (i % 7 == 3)
+				tui_lv_move(&lv, 5);
+			if (i % 11 == 5) {
+				tui_lv_sort(&lv, lv.sort_col < 0 ? 0 :
+				    lv.sort_col, !lv.sort_desc);
+				check_rows(&lv, "reversed under a filter");
+				tui_lv_sort(&lv, sorts[j][0], sorts[j][1]);
+				check_rows(&lv, "sorted back");
+			}
+		}
+	}
+	/* New data (the same table again): the filter applies at once. */
+	tui_lv_set_filter(&lv, "team");
+	tui_lv_sort(&lv, 4, 1);
+	tui_lv_set_table(&lv, t);
+	check_rows(&lv, "the table again");
+	tui_lv_free(&lv);
+	dra_table_free(t);
+}
+
+/* Sorting a real table: AGE, names and numbers, both ways. */
+static void
+test_listview_sort_order(void **state)
+{
+	struct kube_snapshot	*s = load_example(NULL);
+	struct dra_table	*t = dra_view(DRA_KIND_DEVICE, s, NULL, 0);
+	struct tui_listview	 lv;
+	size_t			 c;
+	int			 d;
+
+	(void)state;
+	tui_lv_init(&lv);
+	tui_lv_set_table(&lv, t);
+	for (c = 0; c < t->ncolumns; c++) {
+		for (d = 0; d < 2; d++) {
+			tui_lv_sort(&lv, (int)c, d);
+			check_rows(&lv, t->columns[c].name);
+		}
+		/* The other way first: the flip of a fresh sort. */
+		tui_lv_sort(&lv, (int)c, 1);
+		tui_lv_sort(&lv, (int)c, 0);
+		check_rows(&lv, t->columns[c].name);
+	}
+	tui_lv_free(&lv);
+	dra_table_free(t);
+	kube_snapshot_free(s);
+}
+
 /* ---- the model: selection, hold-off ------------------------------- */
 
 static const char new_claim[] =
@@ -833,6 +1136,9 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_listview_filter_sort),
+		cmocka_unit_test(test_natkey),
+		cmocka_unit_test(test_listview_incremental),
+		cmocka_unit_test(test_listview_sort_order),
 		cmocka_unit_test(test_selection_kept),
 		cmocka_unit_test(test_hold_off),
 		cmocka_unit_test(test_commands),
