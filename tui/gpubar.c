@@ -300,15 +300,52 @@ draw_gpu(const struct dra_gpu *g, int y, int x, int w, int namew, int modelw,
 	attrset(tui_attr(TUI_C_NORMAL));
 }
 
+void
+tui_gpumap_widths(const struct dra_gpu_map *map, int *namew, int *modelw)
+{
+	const struct dra_gpu	*g;
+	size_t			 n, k;
+	int			 w;
+
+	*namew = 4;
+	*modelw = 0;
+	for (n = 0; map != NULL && n < map->nnodes; n++) {
+		for (k = 0; k < map->nodes[n].ngpus; k++) {
+			g = &map->nodes[n].gpus[k];
+			w = tui_strwidth(g->name);
+			if (w > *namew)
+				*namew = w;
+			w = g->model != NULL ? tui_strwidth(g->model) : 0;
+			if (w > *modelw)
+				*modelw = w;
+		}
+	}
+	if (*namew > 20)
+		*namew = 20;
+	if (*modelw > 22)
+		*modelw = 22;
+}
+
 size_t
 tui_gpumap_draw(const struct dra_gpu_map *map, int y, int x, int h, int w,
     size_t first, long sel, int selpart, const char *ns)
 {
+	int	namew, modelw;
+
+	tui_gpumap_widths(map, &namew, &modelw);
+	return tui_gpumap_draw_cols(map, y, x, h, w, first, sel, selpart, ns,
+	    namew, modelw);
+}
+
+size_t
+tui_gpumap_draw_cols(const struct dra_gpu_map *map, int y, int x, int h,
+    int w, size_t first, long sel, int selpart, const char *ns, int namew,
+    int modelw)
+{
 	const struct dra_gpu_node	*nd;
-	const struct dra_gpu		*g;
 	char				 line[512];
 	size_t				 total, l, n, k;
-	int				 namew = 4, modelw = 0, row, mw, used;
+	int				 row, used;
 
 	total = tui_gpumap_lines(map);
 	if (map == NULL || total == 0) {
@@ -317,47 +354,37 @@ tui_gpumap_draw(const struct dra_gpu_map *map, int y, int x, int h, int w,
 		    " no GPUs: no ResourceSlice publishes a GPU", w, 1, 0);
 		return total;
 	}
-	/* Column widths over the whole map, so bars line up. */
-	for (n = 0; n < map->nnodes; n++) {
-		for (k = 0; k < map->nodes[n].ngpus; k++) {
-			g = &map->nodes[n].gpus[k];
-			if (tui_strwidth(g->name) > namew)
-				namew = tui_strwidth(g->name);
-			mw = g->model != NULL ? tui_strwidth(g->model) : 0;
-			if (mw > modelw)
-				modelw = mw;
-		}
-	}
-	if (namew > 20)
-		namew = 20;
-	if (modelw > 22)
-		modelw = 22;
 	if (w < 100)
 		modelw = 0;
+	/* Line first is node n's line (k 0) or its GPU k - 1. */
+	tui_gpumap_gpu(map, first, &n);
+	for (k = first, l = 0; l < n; l++)
+		k -= 1 + map->nodes[l].ngpus;
 	row = 0;
-	for (l = first; l < total && row < h; l++, row++) {
-		g = tui_gpumap_gpu(map, l, &n);
-		if (g != NULL) {
-			draw_gpu(g, y + row, x, w, namew, modelw,
-			    (long)l == sel, selpart, ns);
-			continue;
-		}
-		if (n >= map->nnodes)
-			break;
+	for (l = first; l < total && row < h && n < map->nnodes; l++, row++) {
 		nd = &map->nodes[n];
-		move(y + row, x);
-		attrset(tui_attr((long)l == sel ? TUI_C_SELECTED :
-		    TUI_C_HEADVAL));
-		used = tui_addfit(stdscr, nd->name, w / 2, 0, 0);
-		attrset(tui_attr((long)l == sel ? TUI_C_SELECTED :
-		    TUI_C_NORMAL));
-		snprintf(line, sizeof line, "  %zu GPU%s  util ", nd->ngpus,
-		    nd->ngpus == 1 ? "" : "s");
-		used += tui_addfit(stdscr, line, w - used, 0, 0);
-		attrset(tui_attr(tui_util_colour(nd->util)));
-		snprintf(line, sizeof line, "%.0f%%", nd->util * 100);
-		tui_addfit(stdscr, line, w - used, 0, 0);
-		attrset(tui_attr(TUI_C_NORMAL));
+		if (k > 0) {
+			draw_gpu(&nd->gpus[k - 1], y + row, x, w, namew, modelw,
+			    (long)l == sel, selpart, ns);
+		} else {
+			move(y + row, x);
+			attrset(tui_attr((long)l == sel ? TUI_C_SELECTED :
+			    TUI_C_HEADVAL));
+			used = tui_addfit(stdscr, nd->name, w / 2, 0, 0);
+			attrset(tui_attr((long)l == sel ? TUI_C_SELECTED :
+			    TUI_C_NORMAL));
+			snprintf(line, sizeof line, "  %zu GPU%s  util ",
+			    nd->ngpus, nd->ngpus == 1 ? "" : "s");
+			used += tui_addfit(stdscr, line, w - used, 0, 0);
+			attrset(tui_attr(tui_util_colour(nd->util)));
+			snprintf(line, sizeof line, "%.0f%%", nd->util * 100);
+			tui_addfit(stdscr, line, w - used, 0, 0);
+			attrset(tui_attr(TUI_C_NORMAL));
+		}
+		if (++k > nd->ngpus) {
+			k = 0;
+			n++;
+		}
 	}
 	return total;
 }

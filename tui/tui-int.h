@@ -751,6 +751,24 @@ enum tui_colour tui_team_colour(const char *ns);
 size_t	tui_gpumap_draw(const struct dra_gpu_map *map, int y, int x, int h,
 	    int w, size_t first, long sel, int selpart, const char *ns);
 
+/*
+ * The widths tui_gpumap_draw gives the GPU names and models: the widest
+ * of the map's (names at least 4, at most 20 columns; models at most
+ * 22), so bars line up.  A pass over every GPU (tui_strwidth): a view
+ * drawing the same map again keeps them (tui_gpumap_draw_cols).
+ */
+void	tui_gpumap_widths(const struct dra_gpu_map *map, int *namew,
+	    int *modelw);
+
+/*
+ * tui_gpumap_draw with the widths of tui_gpumap_widths given (the
+ * model is left out below 100 columns all the same).  Touches only
+ * the lines drawn.
+ */
+size_t	tui_gpumap_draw_cols(const struct dra_gpu_map *map, int y, int x,
+	    int h, int w, size_t first, long sel, int selpart, const char *ns,
+	    int namew, int modelw);
+
 /* The lines tui_gpumap_draw lays map out in. */
 size_t	tui_gpumap_lines(const struct dra_gpu_map *map);
 

@@ -9,6 +9,11 @@
  * partition's claim (or its device).  The filter keeps the GPUs whose
  * node, name, model, profiles or claims match, and the nodes that have
  * one.  The selection is kept by node and GPU name across snapshots.
+ *
+ * As in the lists (listview.c), a key costs what it changes: each GPU's
+ * text is lower-cased once per map for plain filters (tui_match), a
+ * word that grew tests only the GPUs kept, and the name and model
+ * widths are measured once per map shown, not on every draw.
  */
 #include "tui-int.h"
 
@@ -23,10 +28,16 @@ struct gpus_data {
 	struct dra_gpu_map	 fmap;		/* the filter's: own node
 						   arrays, GPUs copied */
 	int			 filtered;
-	int			 re_ok;
-	regex_t			 re;
-	int			 inverse;
-	char			 ftext[256];
+	struct tui_match	 m;		/* the filter */
+	char			*gtext;		/* each GPU's text (gpu_text)
+						   lower-cased, in map order;
+						   on the first plain filter */
+	size_t			*goff;		/* GPU i at gtext + goff[i] */
+	unsigned char		*gwide;		/* GPU i has non-ASCII */
+	unsigned char		*gmatch;	/* GPU i passes the filter,
+						   or NULL */
+	int			 namew;		/* of shown(), measured */
+	int			 modelw;
 	size_t			 sel;		/* line of the layout */
 	size_t			 top;
 	int			 height;
@@ -44,11 +55,16 @@ static int	gpus_filter(struct tui_view *, const char *);
 static void	gpus_scroll(struct tui_view *, int, int);
 static int	gpus_click(struct tui_view *, int, int);
 static const struct dra_gpu_map *shown(const struct gpus_data *);
-static void	apply_filter(struct gpus_data *);
+static void	apply_filter(struct gpus_data *, int);
+static void	measure(struct gpus_data *);
+static void	free_texts(struct gpus_data *);
+static void	gpu_texts(struct gpus_data *);
 static void	remember(struct gpus_data *);
 static void	restore(struct gpus_data *);
 static void	free_fmap(struct gpus_data *);
-static int	gpu_matches(const struct gpus_data *, const char *,
+static void	gpu_text(const char *, const struct dra_gpu *, char *,
+		    size_t);
+static int	gpu_matches(const struct gpus_data *, size_t, const char *,
 		    const struct dra_gpu *);
 static int	bar_parts(const struct dra_gpu *, int *);
 static int	open_selected(struct tui_view *, enum tui_detail);
@@ -76,6 +92,7 @@ gpus_init(struct tui_view *v, const void *arg)
 	d = xcalloc(1, sizeof *d);
 	d->selpart = -1;
 	d->height = 1;
+	tui_match_init(&d->m);
 	v->data = d;
 	return 0;
 }
@@ -98,68 +115,152 @@ gpus_free(struct tui_view *v)
 	struct gpus_data	*d = v->data;
 
 	free_fmap(d);
+	free_texts(d);
 	dra_gpu_map_free(d->map);
-	if (d->re_ok)
-		regfree(&d->re);
+	tui_match_free(&d->m);
 	free(d);
 }
 
-/* Whether GPU g of node matches the filter. */
-static int
-gpu_matches(const struct gpus_data *d, const char *node,
-    const struct dra_gpu *g)
+/* What the filter reads of GPU g of node: its names, parts, claims. */
+static void
+gpu_text(const char *node, const struct dra_gpu *g, char *text, size_t len)
 {
-	char	text[4096];
 	size_t	o, k;
-	int	m;
 
-	snprintf(text, sizeof text, "%s %s %s %s", node, g->name,
+	snprintf(text, len, "%s %s %s %s", node, g->name,
 	    g->model != NULL ? g->model : "", g->mode != NULL ? g->mode : "");
 	o = strlen(text);
-	for (k = 0; k < g->nparts && o + 1 < sizeof text; k++) {
-		snprintf(text + o, sizeof text - o, " %s %s",
+	for (k = 0; k < g->nparts && o + 1 < len; k++) {
+		snprintf(text + o, len - o, " %s %s",
 		    g->parts[k].profile != NULL ? g->parts[k].profile : "",
 		    g->parts[k].claim != NULL ? g->parts[k].claim : "");
 		o = strlen(text);
 	}
-	if (d->re_ok)
-		m = regexec(&d->re, text, 0, NULL, 0) == 0;
-	else
-		m = tui_strcasestr(text, d->ftext + d->inverse) != NULL;
-	return d->inverse ? !m : m;
 }
 
 static void
-apply_filter(struct gpus_data *d)
+free_texts(struct gpus_data *d)
+{
+	free(d->gtext);
+	d->gtext = NULL;
+	free(d->goff);
+	d->goff = NULL;
+	free(d->gwide);
+	d->gwide = NULL;
+	free(d->gmatch);
+	d->gmatch = NULL;
+}
+
+/* The lower-cased texts of every GPU of the map, once per map. */
+static void
+gpu_texts(struct gpus_data *d)
+{
+	const struct dra_gpu_node	*nd;
+	char				 text[4096];
+	size_t				 n, k, i = 0, o = 0, cap, len;
+	int				 wide;
+
+	if (d->gtext != NULL || d->map == NULL)
+		return;
+	cap = 128 * (d->map->ngpus + 1);
+	d->gtext = xmalloc(cap);
+	d->goff = xcalloc(d->map->ngpus + 1, sizeof *d->goff);
+	d->gwide = xcalloc(d->map->ngpus + 1, sizeof *d->gwide);
+	for (n = 0; n < d->map->nnodes; n++) {
+		nd = &d->map->nodes[n];
+		for (k = 0; k < nd->ngpus; k++, i++) {
+			gpu_text(nd->name, &nd->gpus[k], text, sizeof text);
+			len = strlen(text);
+			if (o + len + 1 > cap) {
+				while (o + len + 1 > cap)
+					cap *= 2;
+				d->gtext = xreallocarray(d->gtext, cap, 1);
+			}
+			wide = 0;
+			tui_lower(d->gtext + o, text, len, &wide);
+			d->gtext[o + len] = '\0';
+			d->goff[i] = o;
+			d->gwide[i] = (unsigned char)wide;
+			o += len + 1;
+		}
+	}
+}
+
+/* Whether GPU g of node, the i-th of the map, matches the filter. */
+static int
+gpu_matches(const struct gpus_data *d, size_t i, const char *node,
+    const struct dra_gpu *g)
+{
+	char	text[4096];
+
+	if (d->gtext != NULL && tui_match_plain(&d->m, d->gwide[i]))
+		return tui_match_test(&d->m, d->gtext + d->goff[i], NULL);
+	gpu_text(node, g, text, sizeof text);
+	return tui_match_test(&d->m, d->gtext != NULL ? d->gtext +
+	    d->goff[i] : NULL, text);
+}
+
+/*
+ * The filtered map.  With narrow (tui_match_narrows) only the GPUs
+ * the last filter kept are tested again.
+ */
+static void
+apply_filter(struct gpus_data *d, int narrow)
 {
 	const struct dra_gpu_node	*nd;
 	struct dra_gpu_node		*fn;
-	size_t				 n, k;
+	size_t				 n, k, i;
 
 	free_fmap(d);
-	if (d->ftext[d->inverse] == '\0' || d->map == NULL)
+	if (d->m.kind == TUI_MATCH_ALL || d->map == NULL) {
+		free(d->gmatch);
+		d->gmatch = NULL;
+		measure(d);
 		return;
+	}
+	if (tui_match_plain(&d->m, 0))
+		gpu_texts(d);
+	if (d->gmatch == NULL) {
+		d->gmatch = xcalloc(d->map->ngpus + 1, sizeof *d->gmatch);
+		narrow = 0;
+	}
+	for (n = 0, i = 0; n < d->map->nnodes; n++) {
+		nd = &d->map->nodes[n];
+		for (k = 0; k < nd->ngpus; k++, i++) {
+			if (!narrow || d->gmatch[i])
+				d->gmatch[i] = (unsigned char)gpu_matches(d,
+				    i, nd->name, &nd->gpus[k]);
+		}
+	}
 	d->filtered = 1;
 	d->fmap.nodes = xcalloc(d->map->nnodes > 0 ? d->map->nnodes : 1,
 	    sizeof *d->fmap.nodes);
-	for (n = 0; n < d->map->nnodes; n++) {
+	for (n = 0, i = 0; n < d->map->nnodes; n++) {
 		nd = &d->map->nodes[n];
 		fn = &d->fmap.nodes[d->fmap.nnodes];
 		*fn = *nd;
-		fn->gpus = xcalloc(nd->ngpus > 0 ? nd->ngpus : 1,
-		    sizeof *fn->gpus);
+		fn->gpus = NULL;
 		fn->ngpus = 0;
-		for (k = 0; k < nd->ngpus; k++) {
-			if (gpu_matches(d, nd->name, &nd->gpus[k]))
-				fn->gpus[fn->ngpus++] = nd->gpus[k];
+		for (k = 0; k < nd->ngpus; k++, i++) {
+			if (!d->gmatch[i])
+				continue;
+			if (fn->gpus == NULL)
+				fn->gpus = xcalloc(nd->ngpus, sizeof *fn->gpus);
+			fn->gpus[fn->ngpus++] = nd->gpus[k];
 		}
-		if (fn->ngpus == 0) {
-			free(fn->gpus);
+		if (fn->ngpus == 0)
 			continue;
-		}
 		d->fmap.nnodes++;
 		d->fmap.ngpus += fn->ngpus;
 	}
+	measure(d);
+}
+
+/* The name and model widths of the map shown. */
+static void
+measure(struct gpus_data *d)
+{
+	tui_gpumap_widths(shown(d), &d->namew, &d->modelw);
 }
 
 static void
@@ -182,25 +283,39 @@ static void
 restore(struct gpus_data *d)
 {
 	const struct dra_gpu_map	*m = shown(d);
-	const struct dra_gpu		*g;
-	size_t				 l, total, n, off;
-	char				 key[512];
+	const struct dra_gpu_node	*nd;
+	const char			*tab;
+	size_t				 l, total, n, k, off, nlen;
 
 	total = tui_gpumap_lines(m);
 	off = d->sel >= d->top ? d->sel - d->top : 0;
-	for (l = 0; l < total && d->selkey[0] != '\0'; l++) {
-		g = tui_gpumap_gpu(m, l, &n);
-		snprintf(key, sizeof key, "%s\t%s", m->nodes[n].name,
-		    g != NULL ? g->name : "");
-		if (strcmp(key, d->selkey) == 0) {
-			d->sel = l;
-			d->top = l >= off ? l - off : 0;
-			return;
+	tab = strchr(d->selkey, '\t');
+	nlen = tab != NULL ? (size_t)(tab - d->selkey) : 0;
+	/* "node\tgpu": a walk over the nodes, into the one named. */
+	for (n = 0, l = 0; tab != NULL && m != NULL && n < m->nnodes; n++) {
+		nd = &m->nodes[n];
+		if (strncmp(nd->name, d->selkey, nlen) != 0 ||
+		    nd->name[nlen] != '\0') {
+			l += 1 + nd->ngpus;
+			continue;
 		}
+		if (tab[1] == '\0')
+			goto found;
+		for (k = 0; k < nd->ngpus; k++) {
+			if (strcmp(nd->gpus[k].name, tab + 1) == 0) {
+				l += 1 + k;
+				goto found;
+			}
+		}
+		l += 1 + nd->ngpus;
 	}
 	if (d->sel >= total)
 		d->sel = total > 0 ? total - 1 : 0;
 	d->selpart = -1;
+	return;
+found:
+	d->sel = l;
+	d->top = l >= off ? l - off : 0;
 }
 
 static void
@@ -210,8 +325,10 @@ gpus_update(struct tui_view *v, const struct kube_snapshot *s)
 	struct dra_err		 err;
 
 	free_fmap(d);
+	free_texts(d);
 	dra_gpu_map_free(d->map);
 	d->map = NULL;
+	measure(d);
 	if (s == NULL)
 		return;
 	dra_err_clear(&err);
@@ -225,7 +342,7 @@ gpus_update(struct tui_view *v, const struct kube_snapshot *s)
 		    d->map->nwarnings > 1 ? " (and more)" : "");
 	else
 		tui_note(v->tui, "%s", "");
-	apply_filter(d);
+	apply_filter(d, 0);
 	restore(d);
 }
 
@@ -270,8 +387,8 @@ gpus_draw(struct tui_view *v, int y, int x, int h, int w)
 {
 	struct gpus_data	*d = v->data;
 
-	tui_gpumap_draw(shown(d), y, x, h, w, d->top, (long)d->sel,
-	    d->selpart, tui_namespace(v->tui));
+	tui_gpumap_draw_cols(shown(d), y, x, h, w, d->top, (long)d->sel,
+	    d->selpart, tui_namespace(v->tui), d->namew, d->modelw);
 }
 
 static char *
@@ -302,16 +419,17 @@ static int
 gpus_filter(struct tui_view *v, const char *text)
 {
 	struct gpus_data	*d = v->data;
+	char			 copy[sizeof d->m.text];
+	int			 narrow;
 
 	remember(d);
 	snprintf(v->filter, sizeof v->filter, "%s", text);
-	snprintf(d->ftext, sizeof d->ftext, "%s", text);
-	d->inverse = d->ftext[0] == '!';
-	if (d->re_ok)
-		regfree(&d->re);
-	d->re_ok = d->ftext[d->inverse] != '\0' && regcomp(&d->re,
-	    d->ftext + d->inverse, REG_EXTENDED | REG_ICASE | REG_NOSUB) == 0;
-	apply_filter(d);
+	snprintf(copy, sizeof copy, "%s", text);
+	if (strcmp(copy, d->m.text) == 0)
+		return 0;	/* the same GPUs */
+	narrow = d->gmatch != NULL && tui_match_narrows(&d->m, copy);
+	tui_match_set(&d->m, copy);
+	apply_filter(d, narrow);
 	restore(d);
 	return 0;
 }

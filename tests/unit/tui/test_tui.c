@@ -918,6 +918,133 @@ test_gpu_view(void **state)
 	tui_free(t);
 }
 
+/*
+ * The GPU view's filter typed a character at a time gives what a fresh
+ * view given the whole filter gives (title, every line drawn), and
+ * keeps as many GPUs as the old code did: regexec with REG_ICASE on
+ * "node name model mode" and each part's " profile claim"
+ * (tui_strcasestr for an invalid regex).
+ */
+static size_t
+ref_gpus(const struct kube_snapshot *s, const char *text)
+{
+	struct dra_gpu_map	*map;
+	const struct dra_gpu	*g;
+	struct dra_err		 err;
+	regex_t			 re;
+	char			 line[4096];
+	size_t			 n, k, p, kept = 0;
+	int			 inv = text[0] == '!', re_ok, m;
+
+	dra_err_clear(&err);
+	map = dra_gpu_map(s, NULL, &err);
+	assert_non_null(map);
+	re_ok = regcomp(&re, text + inv, REG_EXTENDED | REG_ICASE |
+	    REG_NOSUB) == 0;
+	for (n = 0; n < map->nnodes; n++) {
+		for (k = 0; k < map->nodes[n].ngpus; k++) {
+			g = &map->nodes[n].gpus[k];
+			snprintf(line, sizeof line, "%s %s %s %s",
+			    map->nodes[n].name, g->name, g->model != NULL ?
+			    g->model : "", g->mode != NULL ? g->mode : "");
+			for (p = 0; p < g->nparts; p++) {
+				strncat(line, " ", sizeof line - strlen(line) -
+				    1);
+				strncat(line, g->parts[p].profile != NULL ?
+				    g->parts[p].profile : "", sizeof line -
+				    strlen(line) - 1);
+				strncat(line, " ", sizeof line - strlen(line) -
+				    1);
+				strncat(line, g->parts[p].claim != NULL ?
+				    g->parts[p].claim : "", sizeof line -
+				    strlen(line) - 1);
+			}
+			m = re_ok ? regexec(&re, line, 0, NULL, 0) == 0 :
+			    tui_strcasestr(line, text + inv) != NULL;
+			kept += inv ? !m : m;
+		}
+	}
+	if (re_ok)
+		regfree(&re);
+	dra_gpu_map_free(map);
+	return kept;
+}
+
+static void
+test_gpu_filter_incremental(void **state)
+{
+	static const char *const steps[] = {
+		"g", "gp", "gpu", "gpu-", "gpu-n", "gpu-node-2", "gpu-node-",
+		"gpu-node-2|node-3", "jup", "jupyter", "JUPYTER", "!", "!jup",
+		"!jupyter", "3g", "3g.", "3g.4", "3g.40gb", "3g.40gb vllm",
+		"whole", "h100", "H100 80", "H100 80GB", "mig", "mig-dyn",
+		"node-(1|3)", "(x", "(", "", "team-b/", "team-b/v", NULL
+	};
+	struct kube_snapshot	*s = load_example(NULL);
+	struct tui_screen	 scr;
+	struct tui_view		*v;
+	struct dra_err		 err;
+	struct tui		*t, *f;
+	FILE			*in, *out;
+	static char		 lines[60][512];
+	char			 b[512], want[64];
+	size_t			 i, total;
+	const char		*c;
+	int			 y;
+
+	(void)state;
+	in = fopen("/dev/null", "r");
+	out = fopen("/dev/null", "w");
+	assert_non_null(in);
+	assert_non_null(out);
+	dra_err_clear(&err);
+	assert_int_equal(tui_screen_open(&scr, in, out, "xterm-256color", 1,
+	    0, 0, &err), KUBE_OK);
+	resizeterm(60, 160);
+	t = new_ui(NULL);
+	tui_resize(t, 60, 160);
+	total = ref_gpus(s, "");
+	keys(t, "jjjj/");
+	for (i = 0; steps[i] != NULL; i++) {
+		/* Erase the prompt, then type the step. */
+		tui_key(t, TUI_CTRL('u'));
+		for (c = steps[i]; *c != '\0'; c++)
+			tui_key(t, (unsigned char)*c);
+		tui_prepare(t);
+		if (steps[i][steps[i][0] == '!'] == '\0')
+			snprintf(want, sizeof want, "gpus[%zu]", total);
+		else
+			snprintf(want, sizeof want, "gpus[%zu/%zu]",
+			    ref_gpus(s, steps[i]), total);
+		if (strncmp(top_title(t), want, strlen(want)) != 0)
+			fail_msg("\"%s\": %s, the old code %s", steps[i],
+			    top_title(t), want);
+		/* A fresh view with the whole filter draws the same. */
+		f = new_ui(NULL);
+		tui_resize(f, 60, 160);
+		v = tui_top(f);
+		snprintf(v->filter, sizeof v->filter, "%s", steps[i]);
+		v->type->filter(v, steps[i]);
+		tui_prepare(f);
+		tui_draw(t);
+		for (y = 2; y < 58; y++)
+			tui_screen_line(y, lines[y], sizeof lines[y]);
+		tui_draw(f);
+		for (y = 2; y < 58; y++) {
+			tui_screen_line(y, b, sizeof b);
+			if (strcmp(lines[y], b) != 0)
+				fail_msg("\"%s\", line %d: \"%s\", fresh "
+				    "\"%s\"", steps[i], y, lines[y], b);
+		}
+		tui_free(f);
+	}
+	tui_free(t);
+	tui_screen_close(&scr);
+	fclose(in);
+	fclose(out);
+	kube_snapshot_free(s);
+}
+
 /* ---- drawing ------------------------------------------------------ */
 
 /* A fixture source: the example once, then nothing. */
@@ -1145,6 +1272,7 @@ main(void)
 		cmocka_unit_test(test_help_from_tables),
 		cmocka_unit_test(test_gpu_bar),
 		cmocka_unit_test(test_gpu_view),
+		cmocka_unit_test(test_gpu_filter_incremental),
 		cmocka_unit_test(test_draw),
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_no_color),
