@@ -197,14 +197,17 @@ scalar_text(const cJSON *v, char *buf, size_t len)
 	return NULL;
 }
 
-/* A string field copied into the arena (intern: shared copy). */
+/*
+ * A string field's text, borrowed from the tree or written into buf
+ * (len bytes) for a number; NULL when absent, of another type (an
+ * error) or after an error.
+ */
 static const char *
-str_field(struct dec *d, const cJSON *obj, const char *field, int required,
-    int intern)
+str_text(struct dec *d, const cJSON *obj, const char *field, int required,
+    char *buf, size_t len)
 {
 	const cJSON	*v = get(obj, field);
 	const char	*t;
-	char		 buf[64];
 
 	if (d->failed)
 		return NULL;
@@ -213,10 +216,23 @@ str_field(struct dec *d, const cJSON *obj, const char *field, int required,
 			dec_fail(d, field, "required field is missing");
 		return NULL;
 	}
-	if ((t = scalar_text(v, buf, sizeof buf)) == NULL) {
+	if ((t = scalar_text(v, buf, len)) == NULL) {
 		dec_fail(d, field, "expected a string, found %s", type_name(v));
 		return NULL;
 	}
+	return t;
+}
+
+/* A string field copied into the arena (intern: shared copy). */
+static const char *
+str_field(struct dec *d, const cJSON *obj, const char *field, int required,
+    int intern)
+{
+	const char	*t;
+	char		 buf[64];
+
+	if ((t = str_text(d, obj, field, required, buf, sizeof buf)) == NULL)
+		return NULL;
 	if (intern)
 		return kube_snapshot_intern(d->s, t);
 	return dra_arena_strdup(&d->s->arena, t);
@@ -399,15 +415,61 @@ kv_map(struct dec *d, const cJSON *obj, const char *field, size_t *n)
 	return out;
 }
 
-/* RFC 3339 as the API server writes it; 0 when absent or odd. */
+/* The n digits at p as a number, or -1. */
+static int
+digits(const char *p, int n)
+{
+	int	v = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return -1;
+		v = v * 10 + (p[i] - '0');
+	}
+	return v;
+}
+
+/*
+ * Days from 1970-01-01 to year y, month m (1-12), day d of the
+ * proleptic Gregorian calendar; d (and the clock fields the caller
+ * adds) may run past the month's end, as timegm() lets them.  From
+ * Howard Hinnant's days_from_civil.
+ */
+static int64_t
+civil_days(int64_t y, int m, int d)
+{
+	int64_t	era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/*
+ * RFC 3339 as the API server writes it; 0 when absent or odd.  The
+ * text is read in place ("YYYY-MM-DDTHH:MM:SS" by hand, the common
+ * case; anything else through sscanf and timegm, as before).
+ */
 static int64_t
 time_field(struct dec *d, const cJSON *obj, const char *field)
 {
-	const char	*t = str_field(d, obj, field, 0, 0);
+	const char	*t;
+	char		 buf[64];
 	struct tm	 tm;
+	int		 y, mo, da, h, mi, se;
 
-	if (t == NULL)
+	if ((t = str_text(d, obj, field, 0, buf, sizeof buf)) == NULL)
 		return 0;
+	if (strnlen(t, 19) == 19 && t[4] == '-' && t[7] == '-' &&
+	    t[10] == 'T' && t[13] == ':' && t[16] == ':' &&
+	    (y = digits(t, 4)) >= 0 && (mo = digits(t + 5, 2)) >= 1 &&
+	    mo <= 12 && (da = digits(t + 8, 2)) >= 0 &&
+	    (h = digits(t + 11, 2)) >= 0 && (mi = digits(t + 14, 2)) >= 0 &&
+	    (se = digits(t + 17, 2)) >= 0)
+		return ((civil_days(y, mo, da) * 24 + h) * 60 + mi) * 60 + se;
 	memset(&tm, 0, sizeof tm);
 	if (sscanf(t, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
 	    &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)

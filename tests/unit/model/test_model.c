@@ -768,6 +768,48 @@ test_json_items(void **state)
 	assert_int_equal(strncmp(err.msg, path, strlen(path)), 0);
 }
 
+/*
+ * creationTimestamp as seconds since the epoch: the usual form read
+ * by hand, days past a month's end carried as timegm() carries them,
+ * other spellings through sscanf, anything else 0.
+ */
+static void
+test_timestamps(void **state)
+{
+	static const struct {
+		const char	*ts;
+		int64_t		 want;
+	} cases[] = {
+		{ "1970-01-01T00:00:00Z", 0 },
+		{ "1969-12-31T23:59:59Z", -1 },
+		{ "2000-03-01T00:00:00Z", 951868800 },
+		{ "2026-11-20T10:00:00Z", 1795168800 },
+		{ "2026-11-20T10:00:00.123456+00:00", 1795168800 },
+		{ "2024-02-29T23:59:60Z", 1709251200 },
+		{ "2026-02-30T00:00:00Z", 1772409600 },
+		{ "2026-1-5T01:02:03Z", 1767574923 },
+		{ "2026-13-01T00:00:00Z", 1798761600 },
+		{ "yesterday", 0 },
+	};
+	struct kube_snapshot	*s;
+	char			 doc[512];
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(doc, sizeof doc, "apiVersion: v1\nkind: Namespace\n"
+		    "metadata: {name: n, creationTimestamp: \"%s\"}\n",
+		    cases[i].ts);
+		s = load(doc);
+		assert_int_equal(s->namespaces.n, 1);
+		if (s->namespaces.v[0]->meta.created != cases[i].want)
+			fail_msg("%s: %lld, want %lld", cases[i].ts,
+			    (long long)s->namespaces.v[0]->meta.created,
+			    (long long)cases[i].want);
+		kube_snapshot_free(s);
+	}
+}
+
 int
 main(void)
 {
@@ -786,6 +828,7 @@ main(void)
 		cmocka_unit_test(test_yaml_literals_kept),
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_json_items),
+		cmocka_unit_test(test_timestamps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
