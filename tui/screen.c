@@ -9,7 +9,8 @@
  * pairs on default colours; without colours (no colour terminal,
  * NO_COLOR of https://no-color.org, --no-color) every element uses its
  * monochrome attribute instead.  Glyphs fall back to ASCII unless the
- * locale's codeset is UTF-8 (nl_langinfo).
+ * locale's codeset is UTF-8 (nl_langinfo).  A terminal type without
+ * cursor addressing (cup; TERM=dumb) is refused like an unknown one.
  *
  * While curses runs, stderr goes to a temporary file: a library or an
  * exec credential plugin writing there would break the screen.  It is
@@ -124,6 +125,7 @@ tui_screen_open(struct tui_screen *scr, FILE *in, FILE *out,
     struct dra_err *err)
 {
 	const char	*nc, *cs;
+	char		*cup;
 	short		 i;
 	int		 e = 0;
 
@@ -152,6 +154,18 @@ tui_screen_open(struct tui_screen *scr, FILE *in, FILE *out,
 		return dra_err_set(err, KUBE_E_IO, "cannot open the terminal: "
 		    "%s \"%s\"", e == 0 ? "unknown terminal type" :
 		    "no terminfo database for", term);
+	/*
+	 * A terminal that cannot move the cursor (TERM=dumb, emacs'
+	 * shell) would get one garbled line: refuse it as htop and less
+	 * do.
+	 */
+	cup = tigetstr("cup");
+	if (cup == NULL || cup == (char *)-1) {
+		del_curterm(cur_term);
+		return dra_err_set(err, KUBE_E_IO, "cannot open the terminal: "
+		    "terminal type \"%s\" cannot move the cursor (no cup "
+		    "capability); use a terminal such as xterm", term);
+	}
 	del_curterm(cur_term);
 	if (redirect)
 		redirect_stderr(scr);

@@ -160,7 +160,10 @@ struct tui_screen {
  * to a temporary file until tui_screen_close (htop redirectStderr), so
  * nothing written there by libraries or credential plugins breaks the
  * screen.  Returns KUBE_OK, or KUBE_E_IO with err filled ("cannot
- * open the terminal: unknown terminal type \"x\"").
+ * open the terminal: unknown terminal type \"x\"", or for a terminal
+ * type without cursor addressing such as dumb "... terminal type
+ * \"dumb\" cannot move the cursor (no cup capability); use a terminal
+ * such as xterm").
  */
 int	tui_screen_open(struct tui_screen *scr, FILE *in, FILE *out,
 	    const char *term, int no_color, int mouse, int redirect,

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Without a terminal ui refuses to start, exit 1; usage errors exit 2.
+# Without a terminal ui refuses to start, exit 1; usage errors exit 2;
+# a terminal type without cursor addressing (dumb) is refused, exit 1.
 . "$(dirname "$0")/lib.sh"
 
 "$DRA" ui --from "$EXAMPLE" </dev/null >"$T/out" 2>"$T/err"
@@ -28,4 +29,20 @@ while [ ! -s "$T/rc" ] && [ $i -lt $((TUI_WAIT * 10)) ]; do
 done
 [ "$(cat "$T/rc")" = 1 ] || fail "a bad plan exited $(cat "$T/rc")"
 grep -q "is not a Plan document" "$T/stderr" || fail "$(cat "$T/stderr")"
+# A terminal that cannot move the cursor is refused, exit 1, as an
+# unknown one is.
+for term in dumb no-such-terminal; do
+	start -e TERM=$term ui --from "$EXAMPLE"
+	i=0
+	while [ ! -s "$T/rc" ] && [ $i -lt $((TUI_WAIT * 10)) ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(cat "$T/rc")" = 1 ] || fail "TERM=$term exited $(cat "$T/rc")"
+	case $term in
+	dumb)	msg='cannot open the terminal: terminal type "dumb" cannot move the cursor (no cup capability); use a terminal such as xterm' ;;
+	*)	msg='cannot open the terminal: unknown terminal type "no-such-terminal"' ;;
+	esac
+	grep -q -F "$msg" "$T/stderr" || fail "TERM=$term: $(cat "$T/stderr")"
+done
 exit 0
