@@ -50,6 +50,17 @@ tui_poll(struct tui *t, int first)
 	dra_err_clear(&err);
 	rc = t->src->poll(t->src->arg, &s, &st, &err);
 	changed = !t->have_st || memcmp(&st, &t->st, sizeof st) != 0;
+	/*
+	 * The source answered: "reading FILE..." is over; a new note of
+	 * the source (an error while listing) replaces a note of ours.
+	 */
+	if (t->status[0] != '\0' && (t->status_busy ? changed ||
+	    rc != KUBE_OK || s != NULL : !t->status_err && st.note[0] !=
+	    '\0' && (!t->have_st || strcmp(st.note, t->st.note) != 0))) {
+		t->status[0] = '\0';
+		t->status_busy = 0;
+		changed = 1;
+	}
 	t->st = st;
 	t->have_st = 1;
 	if (rc != KUBE_OK) {
@@ -185,6 +196,17 @@ tui_run(const struct tui_opts *opts, struct tui_source *src,
 			if (flags & TUI_REDRAW)
 				dirty = 1;
 			if (flags & TUI_REFRESH) {
+				/* Say what is done before doing it: reading
+				   a large file takes seconds. */
+				if (t->have_st && t->st.live)
+					tui_busy(t, "refreshing: listing "
+					    "again%s", tui_glyphs()->ellipsis);
+				else
+					tui_busy(t, "reading %s%s", t->have_st ?
+					    t->st.where : "the data again",
+					    tui_glyphs()->ellipsis);
+				tui_prepare(t);
+				tui_draw(t);
 				if (src != NULL && src->refresh != NULL)
 					/* refresh is a curses macro */
 					(src->refresh)(src->arg);

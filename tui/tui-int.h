@@ -69,6 +69,10 @@ struct tui_view;
  */
 #define TUI_HOLD_MS	800
 
+/* How long a note and an error stay on the status line. */
+#define TUI_STATUS_MS	4000
+#define TUI_ERROR_MS	8000
+
 /* ---- screen.c: the terminal ---------------------------------------- */
 
 /*
@@ -816,10 +820,13 @@ struct tui {
 	char			 saved_filter[256]; /* restored on Esc */
 	char			 hint[256];	/* completion candidates */
 
-	char			 status[512];
+	char			 status[512];	/* a message (tui_status) */
 	int			 status_err;
-	char			 note[512];	/* a view's standing note,
-						   under the source's */
+	int			 status_busy;	/* "reading FILE...": goes
+						   when the source answers */
+	int64_t			 status_ms;	/* now_ms when it was set */
+	char			 note[512];	/* the GPU map's warning
+						   (tui_note); not drawn */
 
 	int			 lines;		/* screen size */
 	int			 cols;
@@ -871,8 +878,9 @@ void	tui_offer_snapshot(struct tui *t, struct kube_snapshot *s);
  */
 int	tui_poll(struct tui *t, int first);
 
-/* Time passed: apply a held snapshot when the hold-off is over.
-   Returns TUI_REDRAW when it did. */
+/* Time passed: apply a held snapshot when the hold-off is over, clear
+   a message old enough (tui_status).  Returns TUI_REDRAW when it
+   did either. */
 int	tui_tick(struct tui *t, int64_t now_ms);
 
 /* The screen size the views lay out for. */
@@ -932,13 +940,28 @@ void	tui_view_free(struct tui_view *v);
 /* The view type named word (name or alias), or NULL. */
 const struct tui_view_type *tui_view_find(const char *word);
 
-/* Set the status line (err: shown as an error). */
+/*
+ * Put a message on the status line (err: shown as an error, else as a
+ * note), replacing the one there.  Keys do not wipe it: it goes when
+ * it is TUI_STATUS_MS old (an error TUI_ERROR_MS; tui_tick clears it
+ * by t->now_ms), when another replaces it, or, a note, when the
+ * source's note changes; the source's note shows again after it.
+ */
 void	tui_status(struct tui *t, int err, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 
 /*
- * Set the views' standing note (the GPU map's warnings), shown on the
- * status line when neither a message nor the source's note is.
+ * Put a progress message on the status line ("reading FILE..."): a
+ * note that goes as soon as the source answers (tui_poll brings a
+ * snapshot, an error or a new status), or after TUI_STATUS_MS.
+ */
+void	tui_busy(struct tui *t, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/*
+ * What a view found about the data (the GPU map's first warning, or
+ * "" for none).  Not shown on the status line: it stays no standing
+ * note over every view.
  */
 void	tui_note(struct tui *t, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));

@@ -35,6 +35,7 @@ static int	cmd_why(struct tui *, const char *);
 static void	draw_header(struct tui *);
 static void	draw_title(struct tui *, struct tui_view *);
 static void	draw_footer(struct tui *);
+static void	draw_small(struct tui *, const char *);
 static int	root_index(const struct tui_view_type *);
 static int	is_root(const struct tui *, const struct tui_view *);
 static void	invalidate_views(struct tui *);
@@ -91,6 +92,21 @@ tui_status(struct tui *t, int err, const char *fmt, ...)
 	vsnprintf(t->status, sizeof t->status, fmt, ap);
 	va_end(ap);
 	t->status_err = err;
+	t->status_busy = 0;
+	t->status_ms = t->now_ms;
+}
+
+void
+tui_busy(struct tui *t, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->status, sizeof t->status, fmt, ap);
+	va_end(ap);
+	t->status_err = 0;
+	t->status_busy = 1;
+	t->status_ms = t->now_ms;
 }
 
 void
@@ -388,12 +404,23 @@ tui_offer_snapshot(struct tui *t, struct kube_snapshot *s)
 int
 tui_tick(struct tui *t, int64_t now_ms)
 {
+	int	r = 0;
+
 	t->now_ms = now_ms;
+	/* A message goes when old enough (not while a prompt shows what
+	   the filter said). */
+	if (t->status[0] != '\0' && t->mode == TUI_MODE_NORMAL &&
+	    now_ms - t->status_ms >= (t->status_err ? TUI_ERROR_MS :
+	    TUI_STATUS_MS)) {
+		t->status[0] = '\0';
+		t->status_err = t->status_busy = 0;
+		r = TUI_REDRAW;
+	}
 	if (t->pending != NULL && now_ms - t->last_key_ms >= TUI_HOLD_MS) {
 		tui_set_snapshot(t, t->pending);
-		return TUI_REDRAW;
+		r = TUI_REDRAW;
 	}
-	return 0;
+	return r;
 }
 
 void
@@ -834,6 +861,7 @@ global_action(struct tui *t, enum tui_action a)
 			pop_view(t);
 		return TUI_REDRAW;
 	case TUI_A_COMMAND:
+		t->status[0] = '\0';
 		t->mode = TUI_MODE_COMMAND;
 		t->prompt[0] = '\0';
 		t->plen = 0;
@@ -844,6 +872,7 @@ global_action(struct tui *t, enum tui_action a)
 			tui_status(t, 1, "this view has no filter");
 			return TUI_REDRAW;
 		}
+		t->status[0] = '\0';
 		t->mode = TUI_MODE_FILTER;
 		snprintf(t->saved_filter, sizeof t->saved_filter, "%s",
 		    v->filter);
@@ -865,7 +894,8 @@ global_action(struct tui *t, enum tui_action a)
 		free(help);
 		return TUI_REDRAW;
 	case TUI_A_REFRESH:
-		tui_status(t, 0, "refreshing");
+		/* The loop says what it does (reading FILE...) and does it
+		   once for every ctrl-r waiting. */
 		return TUI_REDRAW | TUI_REFRESH;
 	case TUI_A_REDRAW:
 		return TUI_REDRAW;
@@ -922,17 +952,25 @@ prompt_key(struct tui *t, int key)
 {
 	struct tui_view	*v = tui_top(t);
 
+	switch (key) {
+	case '\r':
+	case '\n':
+	case KEY_ENTER:
+		/* What the filter said (an invalid regex) stays; a
+		   command says its own. */
+		t->status_ms = t->now_ms;
+		prompt_done(t, 1);
+		return t->quit ? TUI_QUIT : TUI_REDRAW;
+	default:
+		break;
+	}
+	/* The message is about the text being typed. */
 	t->status[0] = '\0';
-	t->status_err = 0;
+	t->status_err = t->status_busy = 0;
 	switch (key) {
 	case TUI_KEY_ESC:
 		prompt_done(t, 0);
 		return TUI_REDRAW;
-	case '\r':
-	case '\n':
-	case KEY_ENTER:
-		prompt_done(t, 1);
-		return t->quit ? TUI_QUIT : TUI_REDRAW;
 	case KEY_BACKSPACE:
 	case 127:
 	case TUI_CTRL('h'):
@@ -995,8 +1033,6 @@ tui_key(struct tui *t, int key)
 	t->last_key_ms = t->now_ms != 0 ? t->now_ms : 1;
 	if (t->mode != TUI_MODE_NORMAL)
 		return prompt_key(t, key);
-	t->status[0] = '\0';
-	t->status_err = 0;
 	if (v == NULL)
 		return 0;
 	/* The model must be current before a key acts on it. */
@@ -1181,11 +1217,55 @@ draw_footer(struct tui *t)
 	} else if (t->have_st && t->st.note[0] != '\0') {
 		attrset(tui_attr(TUI_C_NOTE));
 		tui_addfit(stdscr, t->st.note, t->cols, 0, 0);
-	} else if (t->note[0] != '\0') {
-		attrset(tui_attr(TUI_C_NOTE));
-		tui_addfit(stdscr, t->note, t->cols, 0, 0);
 	}
 	attrset(tui_attr(TUI_C_NORMAL));
+}
+
+/*
+ * The too-small message on the middle line, or word-wrapped onto as
+ * many lines as it needs when it is wider than the screen, so the size
+ * needed is always read (a word wider than the screen is cut).
+ */
+static void
+draw_small(struct tui *t, const char *msg)
+{
+	char		 lines[8][128];
+	const char	*p, *word;
+	size_t		 wl, o;
+	int		 n = 0, i, y;
+
+	if (tui_strwidth(msg) <= t->cols) {
+		move(t->lines / 2, 0);
+		tui_addfit(stdscr, msg, t->cols, 0, 0);
+		return;
+	}
+	lines[0][0] = '\0';
+	for (p = msg; *p != '\0'; ) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		word = p;
+		while (*p != '\0' && *p != ' ')
+			p++;
+		wl = (size_t)(p - word);
+		o = strlen(lines[n]);
+		if (o > 0 && (int)(o + 1 + wl) > t->cols) {
+			if (n == 7)
+				break;
+			lines[++n][0] = '\0';
+			o = 0;
+		}
+		snprintf(lines[n] + o, sizeof lines[n] - o, "%s%.*s",
+		    o > 0 ? " " : "", (int)wl, word);
+	}
+	y = (t->lines - (n + 1)) / 2;
+	if (y < 0)
+		y = 0;
+	for (i = 0; i <= n && y + i < t->lines; i++) {
+		move(y + i, 0);
+		tui_addfit(stdscr, lines[i], t->cols, 0, 0);
+	}
 }
 
 void
@@ -1200,8 +1280,7 @@ tui_draw(struct tui *t)
 		snprintf(msg, sizeof msg, "terminal too small: %dx%d, "
 		    "need %dx%d", t->cols, t->lines, TUI_MIN_COLS,
 		    TUI_MIN_LINES);
-		move(t->lines / 2, 0);
-		tui_addfit(stdscr, msg, t->cols, 0, 0);
+		draw_small(t, msg);
 		refresh();
 		return;
 	}

@@ -2,7 +2,9 @@
  * test_ui_fixes.c: what a fresh-eyes test of `kubectl dra ui` found
  * (issue 6), each checked on the model or on a screen opened on
  * /dev/null and read back line by line: a terminal without cursor
- * addressing refused.
+ * addressing refused; the status line without a standing note, its
+ * messages expiring, kept over keys and after Enter, "reading FILE..."
+ * gone when the source answers; the too-small notice wrapped.
  */
 #include <locale.h>
 #include <setjmp.h>
@@ -21,6 +23,151 @@
 #include "tui-int.h"
 
 #define EXAMPLE	SOURCE_DIR "/examples/cluster.yaml"
+
+/* The example cluster, at a fixed clock (ages fix column widths). */
+static struct kube_snapshot *
+load_example(void)
+{
+	struct kube_snapshot	*s = kube_snapshot_new();
+	struct dra_err		 err;
+
+	dra_err_clear(&err);
+	if (kube_snapshot_load_file(s, EXAMPLE, &err) != KUBE_OK)
+		fail_msg("%s", err.msg);
+	kube_snapshot_finish(s);
+	s->now = 1795997700;
+	return s;
+}
+
+/* A screen on /dev/null, lines x cols, colours unless mono. */
+struct scr {
+	struct tui_screen	 scr;
+	FILE			*in;
+	FILE			*out;
+};
+
+static void
+scr_open(struct scr *sc, int lines, int cols, int mono)
+{
+	struct dra_err	err;
+
+	sc->in = fopen("/dev/null", "r");
+	sc->out = fopen("/dev/null", "w");
+	assert_non_null(sc->in);
+	assert_non_null(sc->out);
+	setenv("NO_COLOR", "", 1);
+	dra_err_clear(&err);
+	if (tui_screen_open(&sc->scr, sc->in, sc->out, "xterm-256color", mono,
+	    0, 0, &err) != KUBE_OK)
+		fail_msg("%s", err.msg);
+	resizeterm(lines, cols);
+}
+
+static void
+scr_close(struct scr *sc)
+{
+	tui_screen_close(&sc->scr);
+	fclose(sc->in);
+	fclose(sc->out);
+}
+
+/* A UI on the example, root view "view", lines x cols, no source. */
+static struct tui *
+new_ui(const char *view, int lines, int cols)
+{
+	struct tui_opts	 o;
+	struct tui	*t;
+
+	memset(&o, 0, sizeof o);
+	o.view = view;
+	t = tui_new(&o, NULL);
+	tui_resize(t, lines, cols);
+	tui_set_snapshot(t, load_example());
+	tui_prepare(t);
+	return t;
+}
+
+static void
+keys(struct tui *t, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		tui_key(t, (unsigned char)*s);
+		tui_prepare(t);
+	}
+}
+
+/* Line y of the screen after drawing t. */
+static const char *
+drawn(struct tui *t, int y)
+{
+	static char	line[1024];
+
+	tui_prepare(t);
+	tui_draw(t);
+	return tui_screen_line(y, line, sizeof line);
+}
+
+/*
+ * A source for tests: hands over snap once, says live/stale/note as
+ * set, and fails once when fail is set.
+ */
+struct fixture {
+	struct kube_snapshot	*snap;
+	int			 live;
+	const char		*note;
+	int			 fail;
+	int			 polls;
+	int			 refreshes;
+};
+
+static int
+fixture_poll(void *arg, struct kube_snapshot **out,
+    struct tui_source_status *st, struct dra_err *err)
+{
+	struct fixture	*f = arg;
+
+	f->polls++;
+	*out = f->snap;
+	f->snap = NULL;
+	memset(st, 0, sizeof *st);
+	st->live = f->live;
+	snprintf(st->where, sizeof st->where, "%s", f->live ?
+	    "context kind-dra" : EXAMPLE);
+	if (f->note != NULL)
+		snprintf(st->note, sizeof st->note, "%s", f->note);
+	if (f->fail) {
+		f->fail = 0;
+		return dra_err_set(err, KUBE_E_IO, "cannot read it again");
+	}
+	return KUBE_OK;
+}
+
+static void
+fixture_refresh(void *arg)
+{
+	struct fixture	*f = arg;
+
+	f->refreshes++;
+}
+
+static struct tui *
+fixture_ui(struct fixture *fx, struct tui_source *src, const char *view)
+{
+	struct tui_opts	 o;
+	struct tui	*t;
+
+	memset(&o, 0, sizeof o);
+	o.view = view;
+	memset(src, 0, sizeof *src);
+	src->arg = fx;
+	src->poll = fixture_poll;
+	src->refresh = fixture_refresh;
+	t = tui_new(&o, src);
+	t->now_ms = 1000;
+	tui_poll(t, 1);
+	tui_resize(t, 24, 80);
+	return t;
+}
 
 /* ---- 12: TERM=dumb --------------------------------------------------- */
 
@@ -48,11 +195,179 @@ test_dumb_terminal(void **state)
 	fclose(out);
 }
 
+/* ---- 9, 11, 19: the status line ----------------------------------- */
+
+/*
+ * The GPU map's taint warning is no standing note: the status line of
+ * the example is empty in every view.
+ */
+static void
+test_no_standing_note(void **state)
+{
+	struct scr	 sc;
+	struct tui	*t = new_ui("gpus", 24, 80);
+
+	(void)state;
+	scr_open(&sc, 24, 80, 0);
+	assert_string_equal(drawn(t, 23), "");
+	tui_command(t, "claims");
+	assert_string_equal(drawn(t, 23), "");
+	/* "no plan" is an error; after it the line is empty again. */
+	t->now_ms = 1000;
+	tui_command(t, "plan");
+	assert_string_equal(drawn(t, 23), "no plan: start with --plan FILE "
+	    "(a document of kubectl dra plan -o yaml)");
+	assert_int_equal(tui_tick(t, 1000 + TUI_ERROR_MS - 1), 0);
+	assert_string_equal(t->status, "no plan: start with --plan FILE (a "
+	    "document of kubectl dra plan -o yaml)");
+	assert_int_equal(tui_tick(t, 1000 + TUI_ERROR_MS), TUI_REDRAW);
+	assert_string_equal(drawn(t, 23), "");
+	scr_close(&sc);
+	tui_free(t);
+}
+
+/* A message stays over keys; a note goes after TUI_STATUS_MS. */
+static void
+test_status_expires(void **state)
+{
+	struct tui	*t = new_ui("claims", 24, 80);
+
+	(void)state;
+	t->now_ms = 5000;
+	tui_key(t, TUI_CTRL('w'));
+	assert_string_equal(t->status, "wide columns on");
+	assert_int_equal(t->status_err, 0);
+	t->now_ms = 6000;
+	keys(t, "jjk");
+	assert_string_equal(t->status, "wide columns on");
+	assert_int_equal(tui_tick(t, 5000 + TUI_STATUS_MS - 1), 0);
+	assert_string_equal(t->status, "wide columns on");
+	assert_int_equal(tui_tick(t, 5000 + TUI_STATUS_MS), TUI_REDRAW);
+	assert_string_equal(t->status, "");
+	tui_free(t);
+}
+
+/* An invalid regex's message stays when Enter leaves the prompt. */
+static void
+test_regex_error_kept(void **state)
+{
+	struct scr	 sc;
+	struct tui	*t = new_ui("claims", 24, 80);
+
+	(void)state;
+	scr_open(&sc, 24, 80, 0);
+	t->now_ms = 100;
+	keys(t, "/[");
+	assert_string_equal(t->status, "not a valid regular expression: "
+	    "matching \"[\" as text");
+	t->now_ms = 2000;
+	keys(t, "\r");
+	assert_int_equal(t->mode, TUI_MODE_NORMAL);
+	assert_string_equal(drawn(t, 23), "not a valid regular expression: "
+	    "matching \"[\" as text");
+	/* Counted from Enter. */
+	assert_int_equal(tui_tick(t, 2000 + TUI_STATUS_MS - 1), 0);
+	assert_int_equal(tui_tick(t, 2000 + TUI_STATUS_MS), TUI_REDRAW);
+	assert_string_equal(drawn(t, 23), "");
+	scr_close(&sc);
+	tui_free(t);
+}
+
+/*
+ * "reading FILE..." goes when the source answers; a refresh of a live
+ * source that broke: its error shows, no "refreshing" left over.
+ */
+static void
+test_busy(void **state)
+{
+	struct scr		 sc;
+	struct fixture		 fx;
+	struct tui_source	 src;
+	struct tui		*t;
+
+	(void)state;
+	memset(&fx, 0, sizeof fx);
+	fx.snap = load_example();
+	t = fixture_ui(&fx, &src, "claims");
+	scr_open(&sc, 24, 80, 0);
+	tui_busy(t, "reading %s...", EXAMPLE);
+	assert_string_equal(drawn(t, 23), "reading " EXAMPLE "...");
+	fx.snap = load_example();
+	assert_int_equal(tui_poll(t, 0), TUI_REDRAW);
+	assert_string_equal(t->status, "");
+	/* A file that no longer reads: the error replaces it. */
+	tui_busy(t, "reading %s...", EXAMPLE);
+	fx.fail = 1;
+	tui_poll(t, 0);
+	assert_string_equal(t->status, "cannot read it again");
+	assert_int_equal(t->status_err, 1);
+	tui_free(t);
+
+	/* Live: nothing new yet keeps it; the source's error replaces. */
+	memset(&fx, 0, sizeof fx);
+	fx.snap = load_example();
+	fx.live = 1;
+	t = fixture_ui(&fx, &src, "claims");
+	tui_busy(t, "refreshing: listing again...");
+	assert_int_equal(tui_poll(t, 0), 0);
+	assert_string_equal(t->status, "refreshing: listing again...");
+	fx.note = "cannot list resourceclaims: connection refused; next "
+	    "try in 2s";
+	assert_int_equal(tui_poll(t, 0), TUI_REDRAW);
+	assert_string_equal(t->status, "");
+	assert_string_equal(drawn(t, 23), "cannot list resourceclaims: "
+	    "connection refused; next try in 2s");
+	/* A note of ours gives way to a new note of the source. */
+	tui_status(t, 0, "namespace: team-a");
+	fx.note = "watch of resourceclaims broke; listing again";
+	tui_poll(t, 0);
+	assert_string_equal(drawn(t, 23), "watch of resourceclaims broke; "
+	    "listing again");
+	/* But an error of ours stays. */
+	tui_status(t, 1, "unknown command");
+	fx.note = "back";
+	tui_poll(t, 0);
+	assert_string_equal(drawn(t, 23), "unknown command");
+	scr_close(&sc);
+	tui_free(t);
+}
+
+/* Too small: the size needed is always read, wrapped when narrow. */
+static void
+test_too_small(void **state)
+{
+	struct scr	 sc;
+	struct tui	*t = new_ui("gpus", 5, 20);
+
+	(void)state;
+	scr_open(&sc, 5, 20, 0);
+	assert_string_equal(drawn(t, 0), "");
+	assert_string_equal(drawn(t, 1), "terminal too small:");
+	assert_string_equal(drawn(t, 2), "20x5, need 50x10");
+	resizeterm(3, 12);
+	tui_resize(t, 3, 12);
+	assert_string_equal(drawn(t, 0), "terminal too");
+	assert_string_equal(drawn(t, 1), "small: 12x3,");
+	assert_string_equal(drawn(t, 2), "need 50x10");
+	/* Where it fits, one line in the middle. */
+	resizeterm(8, 40);
+	tui_resize(t, 8, 40);
+	assert_string_equal(drawn(t, 4), "terminal too small: 40x8, need "
+	    "50x10");
+	scr_close(&sc);
+	tui_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dumb_terminal),
+		cmocka_unit_test(test_no_standing_note),
+		cmocka_unit_test(test_status_expires),
+		cmocka_unit_test(test_regex_error_kept),
+		cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_too_small),
 	};
 
 	setlocale(LC_CTYPE, "C.UTF-8");
