@@ -126,8 +126,9 @@ file_poll(void *arg, struct kube_snapshot **out, struct tui_source_status *st,
 	snprintf(st->where, sizeof st->where, "%s", fs->path);
 	if (fs->nwarnings > 0)
 		snprintf(st->note, sizeof st->note, "%zu warning%s about the "
-		    "file's objects (kubectl dra get --from %s shows them)",
-		    fs->nwarnings, fs->nwarnings == 1 ? "" : "s", fs->path);
+		    "file's objects: :warnings lists %s", fs->nwarnings,
+		    fs->nwarnings == 1 ? "" : "s", fs->nwarnings == 1 ? "it" :
+		    "them");
 	return KUBE_OK;
 }
 

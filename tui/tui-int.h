@@ -664,6 +664,7 @@ enum tui_detail {
 	TUI_D_YAML,
 	TUI_D_WHY,
 	TUI_D_HELP,
+	TUI_D_WARNINGS,	/* the data's warnings (:warnings) */
 };
 
 /*
@@ -836,6 +837,9 @@ struct tui {
 
 	/* Counts for the header, per snapshot. */
 	size_t			 nclaims, npending, ndevices, nallocated;
+	size_t			 nwarnings;	/* the snapshot's, distinct */
+	size_t			 map_nwarnings;	/* the GPU map's, of */
+	uint64_t		 map_warn_gen;	/* this generation */
 
 	struct dra_gpu_map	*plan_map;	/* of opts.plan, lazily */
 	char			 plan_err[1200];
@@ -899,7 +903,8 @@ int	tui_key(struct tui *t, int key);
  * ("claims team-a /llm"); "ns NAME", "ns" / "ns -" / "ns all" (every
  * namespace); "ctx" (the contexts) or "ctx NAME"; "why pod/NAME" or
  * "why claim/NAME" (in the current namespace, or pod/NS/NAME);
- * "plan"; "help"; "-" (the previous root view); "q" / "quit".
+ * "plan"; "warnings" (the data's warnings); "help"; "-" (the previous
+ * root view); "q" / "quit".
  * Returns TUI_* flags; an unknown command is an error on the status
  * line with the closest word suggested.
  */
@@ -968,6 +973,31 @@ void	tui_note(struct tui *t, const char *fmt, ...)
 
 /* The namespace filter for views: NULL for all namespaces. */
 const char *tui_namespace(const struct tui *t);
+
+/*
+ * The warnings about the data the header counts and :warnings lists:
+ * the snapshot's distinct ones (what `kubectl dra get` prints) plus
+ * the GPU map's (GPUs it leaves out), these known once a GPU map of
+ * this snapshot was made with warnings (tui_note), then counted by
+ * making it again once per snapshot.
+ */
+size_t	tui_warning_count(struct tui *t);
+
+/*
+ * The snapshot's warnings sorted by object then message, each distinct
+ * one once (as `kubectl dra get` prints them), into *out (an array the
+ * caller frees; the warnings are borrowed from s).  Returns how many.
+ */
+size_t	tui_snapshot_warnings(const struct kube_snapshot *s,
+	    const struct kube_warning ***out);
+
+/*
+ * The text of the :warnings view for s: the snapshot's warnings, the
+ * GPU map's and, for information, the tainted GPUs the map marks; *n
+ * gets the number of warnings (tainted GPUs are not).  A new string
+ * the caller frees.
+ */
+char	*tui_warnings_text(const struct kube_snapshot *s, size_t *n);
 
 /*
  * The help text: every key table and the commands, generated from the

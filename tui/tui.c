@@ -32,6 +32,7 @@ static void	prompt_done(struct tui *, int);
 static int	cmd_namespace(struct tui *, const char *);
 static int	cmd_context(struct tui *, const char *);
 static int	cmd_why(struct tui *, const char *);
+static int	cmd_warnings(struct tui *);
 static void	draw_header(struct tui *);
 static void	draw_title(struct tui *, struct tui_view *);
 static void	draw_footer(struct tui *);
@@ -68,6 +69,7 @@ static const struct {
 	{ "why", "claim/NAME|pod/NAME", "why a claim or pod gets its "
 	    "devices or not" },
 	{ "plan", "", "the plan preview (--plan FILE)" },
+	{ "warnings", "", "the data's warnings (the header counts them)" },
 	{ "help", "", "this help" },
 	{ "-", "", "the previous view" },
 	{ "quit", "", "quit (also :q)" },
@@ -117,6 +119,32 @@ tui_note(struct tui *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(t->note, sizeof t->note, fmt, ap);
 	va_end(ap);
+	/* Counted again (tui_warning_count). */
+	t->map_warn_gen = 0;
+}
+
+size_t
+tui_warning_count(struct tui *t)
+{
+	struct dra_gpu_map	*m;
+	struct dra_err		 err;
+
+	if (t->snap == NULL)
+		return 0;
+	if (t->map_warn_gen != t->gen) {
+		/* Only a map that had warnings is made again to count
+		   them: they are rare, and the map costs tens of ms. */
+		t->map_nwarnings = 0;
+		if (t->note[0] != '\0') {
+			dra_err_clear(&err);
+			m = dra_gpu_map(t->snap, NULL, &err);
+			if (m != NULL)
+				t->map_nwarnings = m->nwarnings;
+			dra_gpu_map_free(m);
+		}
+		t->map_warn_gen = t->gen;
+	}
+	return t->nwarnings + t->map_nwarnings;
 }
 
 const char *
@@ -324,9 +352,13 @@ count_snapshot(struct tui *t)
 	const char			*ns = tui_namespace(t);
 	size_t				 i;
 
+	const struct kube_warning	**w;
+
 	t->nclaims = t->npending = t->ndevices = t->nallocated = 0;
 	if (s == NULL)
 		return;
+	t->nwarnings = tui_snapshot_warnings(s, &w);
+	free(w);
 	for (i = 0; i < s->claims.n; i++) {
 		const struct kube_claim	*c = s->claims.v[i];
 
@@ -444,6 +476,8 @@ tui_prepare(struct tui *t)
 	}
 	if (v->type->layout != NULL)
 		v->type->layout(v, h > 1 ? h : 1, t->cols);
+	/* For the header; a view's update may have found new ones. */
+	tui_warning_count(t);
 }
 
 const struct dra_gpu_map *
@@ -525,6 +559,24 @@ cmd_context(struct tui *t, const char *arg)
 	}
 	tui_status(t, 0, "context: %s", arg);
 	return TUI_REDRAW | TUI_REFRESH;
+}
+
+static int
+cmd_warnings(struct tui *t)
+{
+	struct tui_detail_arg	 a;
+	struct tui_view		*v = tui_top(t);
+	char			 tb[64];
+
+	if (v != NULL && v->type == &tui_view_text &&
+	    strcmp(v->type->title(v, tb, sizeof tb), "warnings") == 0)
+		return 0;
+	memset(&a, 0, sizeof a);
+	a.what = TUI_D_WARNINGS;
+	a.kind = DRA_KIND_CLAIM;
+	a.name = "warnings";
+	tui_open_detail(t, &a);
+	return TUI_REDRAW;
 }
 
 static int
@@ -642,6 +694,9 @@ tui_command(struct tui *t, const char *line)
 		return global_action(t, TUI_A_HELP);
 	if (strcmp(w[0], "plan") == 0)
 		return global_action(t, TUI_A_PLAN);
+	if (strcmp(w[0], "warnings") == 0 || strcmp(w[0], "warning") == 0 ||
+	    strcmp(w[0], "warn") == 0)
+		return cmd_warnings(t);
 	if (strcmp(w[0], "-") == 0) {
 		if (t->last_root != NULL)
 			tui_set_root(t, t->last_root);
@@ -1063,10 +1118,11 @@ tui_key(struct tui *t, int key)
 static void
 draw_header(struct tui *t)
 {
-	char		 left[512], right[80], ind[64];
+	char		 left[512], right[80], ind[64], warn[64];
 	enum tui_colour	 ic;
 	int64_t		 age;
-	int		 rw, lw;
+	size_t		 nw;
+	int		 rw, lw, ww;
 
 	if (!t->have_st)
 		snprintf(ind, sizeof ind, " ");
@@ -1095,8 +1151,25 @@ draw_header(struct tui *t)
 	    "-"));
 	snprintf(right, sizeof right, " %s ", ind);
 	rw = tui_strwidth(right);
-	lw = t->cols - rw;
+	nw = tui_warning_count(t);
+	if (nw > 0)
+		snprintf(warn, sizeof warn, " %zu warning%s (:warnings) ", nw,
+		    nw == 1 ? "" : "s");
+	else
+		warn[0] = '\0';
+	ww = tui_strwidth(warn);
+	/* The warnings give way to the file name on a narrow screen. */
+	if (t->cols - rw - ww < tui_strwidth(left) &&
+	    t->cols - rw - ww < t->cols / 2) {
+		warn[0] = '\0';
+		ww = 0;
+	}
+	lw = t->cols - rw - ww;
 	tui_addfit(stdscr, left, lw > 0 ? lw : 0, 1, 0);
+	if (ww > 0) {
+		attrset(tui_attr(TUI_C_NOTE));
+		tui_addfit(stdscr, warn, ww, 1, 0);
+	}
 	attrset(tui_attr(ic));
 	tui_addfit(stdscr, right, rw, 1, 0);
 

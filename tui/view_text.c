@@ -17,6 +17,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "buf.h"
+#include "gpus.h"
 #include "snapshot.h"
 #include "why.h"
 #include "xmalloc.h"
@@ -49,6 +51,9 @@ static char	*yaml_text(const struct text_data *,
 static char	*why_text(const struct text_data *,
 		    const struct kube_snapshot *, char *, size_t);
 static int	node_known(const struct kube_snapshot *, const char *);
+static int	warning_cmp(const void *, const void *);
+static const struct kube_taint *gpu_taint(const struct dra_gpu *);
+static void	add_wrapped(struct dra_buf *, const char *, const char *);
 static void	remake(struct tui_view *, const struct kube_snapshot *);
 
 const struct tui_view_type tui_view_text = {
@@ -169,6 +174,168 @@ node_known(const struct kube_snapshot *s, const char *name)
 	return 0;
 }
 
+static int
+warning_cmp(const void *a, const void *b)
+{
+	const struct kube_warning	*x = *(const struct kube_warning *
+					    const *)a;
+	const struct kube_warning	*y = *(const struct kube_warning *
+					    const *)b;
+	int				 c;
+
+	c = strcmp(x->object != NULL ? x->object : "", y->object != NULL ?
+	    y->object : "");
+	if (c != 0)
+		return c;
+	return strcmp(x->message != NULL ? x->message : "",
+	    y->message != NULL ? y->message : "");
+}
+
+size_t
+tui_snapshot_warnings(const struct kube_snapshot *s,
+    const struct kube_warning ***out)
+{
+	const struct kube_warning	**v;
+	size_t				  i, n = 0;
+
+	*out = NULL;
+	if (s == NULL || s->warnings.n == 0)
+		return 0;
+	v = xreallocarray(NULL, s->warnings.n, sizeof *v);
+	memcpy(v, s->warnings.v, s->warnings.n * sizeof *v);
+	qsort(v, s->warnings.n, sizeof *v, warning_cmp);
+	for (i = 0; i < s->warnings.n; i++) {
+		if (n > 0 && warning_cmp(&v[n - 1], &v[i]) == 0)
+			continue;
+		v[n++] = v[i];
+	}
+	*out = v;
+	return n;
+}
+
+/* The NoSchedule or NoExecute taint that marks g, or NULL. */
+static const struct kube_taint *
+gpu_taint(const struct dra_gpu *g)
+{
+	const struct kube_device	*d;
+	size_t				 i, j;
+
+	for (i = 0; i < g->nparts; i++) {
+		d = g->parts[i].device_obj;
+		for (j = 0; d != NULL && j < d->ntaints; j++) {
+			if (d->taints[j].effect == KUBE_TAINT_NO_SCHEDULE ||
+			    d->taints[j].effect == KUBE_TAINT_NO_EXECUTE)
+				return &d->taints[j];
+		}
+	}
+	return NULL;
+}
+
+/* The width the warnings are wrapped to, so 80 columns read them. */
+#define WARN_COLS	76
+
+/*
+ * Add "  " a, ": " and b (b alone when a is NULL or empty), word-wrapped
+ * at WARN_COLS columns, continuation lines indented by four.
+ */
+static void
+add_wrapped(struct dra_buf *b, const char *a, const char *msg)
+{
+	char		 text[2048], word[1024];
+	const char	*p, *w;
+	int		 col = 2, ww;
+
+	if (a != NULL && *a != '\0')
+		snprintf(text, sizeof text, "%s: %s", a, msg);
+	else
+		snprintf(text, sizeof text, "%s", msg);
+	dra_buf_adds(b, "  ");
+	for (p = text; *p != '\0'; ) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		w = p;
+		while (*p != '\0' && *p != ' ')
+			p++;
+		snprintf(word, sizeof word, "%.*s", (int)(p - w), w);
+		ww = tui_strwidth(word);
+		if (col > 2 && col + 1 + ww > WARN_COLS) {
+			dra_buf_adds(b, "\n    ");
+			col = 4;
+		} else if (col > 2) {
+			dra_buf_adds(b, " ");
+			col++;
+		}
+		dra_buf_adds(b, word);
+		col += ww;
+	}
+	dra_buf_adds(b, "\n");
+}
+
+char *
+tui_warnings_text(const struct kube_snapshot *s, size_t *n)
+{
+	const struct kube_warning	**v;
+	const struct kube_taint		 *ta;
+	const struct dra_gpu		 *g;
+	struct dra_gpu_map		 *m;
+	struct dra_buf			  b;
+	struct dra_err			  err;
+	size_t				  nv, i, k, ntainted = 0;
+
+	dra_buf_init(&b, DRA_BUF_MAX_PAGE);
+	nv = tui_snapshot_warnings(s, &v);
+	dra_err_clear(&err);
+	m = dra_gpu_map(s, NULL, &err);
+	*n = nv + (m != NULL ? m->nwarnings : 0);
+	if (*n == 0)
+		dra_buf_adds(&b, "No warnings about the data.\n");
+	else
+		dra_buf_addf(&b, "%zu warning%s about the data.\n", *n,
+		    *n == 1 ? "" : "s");
+	if (nv > 0) {
+		dra_buf_adds(&b, "\nReading the objects:\n");
+		for (i = 0; i < nv; i++)
+			add_wrapped(&b, v[i]->object, v[i]->message);
+	}
+	free(v);
+	if (m == NULL) {
+		dra_buf_addf(&b, "\nThe GPU map: %s\n", err.msg);
+		return dra_buf_take(&b);
+	}
+	if (m->nwarnings > 0) {
+		dra_buf_adds(&b, "\nThe GPU map (GPUs or partitions it leaves "
+		    "out):\n");
+		for (i = 0; i < m->nwarnings; i++)
+			add_wrapped(&b, NULL, m->warnings[i]);
+	}
+	for (i = 0; i < m->nnodes; i++) {
+		for (k = 0; k < m->nodes[i].ngpus; k++) {
+			g = &m->nodes[i].gpus[k];
+			if (!g->tainted)
+				continue;
+			if (ntainted++ == 0)
+				dra_buf_adds(&b, "\nTainted GPUs, marked on the "
+				    "map (nothing new is scheduled on\nthem; "
+				    "not a warning):\n");
+			ta = gpu_taint(g);
+			if (ta != NULL)
+				dra_buf_addf(&b, "  %s/%s: taint %s%s%s:%s\n",
+				    g->node, g->name, ta->key,
+				    ta->value != NULL && *ta->value != '\0' ?
+				    "=" : "", ta->value != NULL ? ta->value :
+				    "", ta->effect_text != NULL ?
+				    ta->effect_text : "");
+			else
+				dra_buf_addf(&b, "  %s/%s\n", g->node,
+				    g->name);
+		}
+	}
+	dra_gpu_map_free(m);
+	return dra_buf_take(&b);
+}
+
 /* The text of d on s, or NULL with the reason in why. */
 static char *
 make_text(const struct text_data *d, const struct kube_snapshot *s,
@@ -183,6 +350,8 @@ make_text(const struct text_data *d, const struct kube_snapshot *s,
 	switch (d->what) {
 	case TUI_D_HELP:
 		return NULL;
+	case TUI_D_WARNINGS:
+		return tui_warnings_text(s, &i);
 	case TUI_D_YAML:
 		return yaml_text(d, s, why, len);
 	case TUI_D_WHY:
@@ -261,9 +430,12 @@ text_init(struct tui_view *v, const void *arg)
 		verb = "describe";
 		break;
 	}
-	snprintf(d->title, sizeof d->title, "%s %s %s%s%s", verb,
-	    d->pod ? "pod" : kind_words[d->kind], d->ns != NULL ? d->ns : "",
-	    d->ns != NULL ? "/" : "", d->name);
+	if (d->what == TUI_D_WARNINGS)
+		snprintf(d->title, sizeof d->title, "warnings");
+	else
+		snprintf(d->title, sizeof d->title, "%s %s %s%s%s", verb,
+		    d->pod ? "pod" : kind_words[d->kind], d->ns != NULL ?
+		    d->ns : "", d->ns != NULL ? "/" : "", d->name);
 	if (v->tui->snap == NULL) {
 		tui_status(v->tui, 1, "no data yet");
 		text_free(v);

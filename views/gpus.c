@@ -121,6 +121,7 @@ static int	 cmp_part(const void *, const void *);
 static int	 cmp_gpu(const void *, const void *);
 static void	 finish_map(struct build *);
 static void	 build_free(struct build *);
+static int	 taint_warning(const char *);
 static int	 plan_models(const cJSON *, struct pmodel **, size_t *,
 		    struct dra_err *);
 static int	 plan_compute(const struct pmodel *, size_t, const char *,
@@ -841,6 +842,21 @@ build_free(struct build *b)
 	free(b->gpus);
 }
 
+/*
+ * Whether an inventory warning is the note about a tainted GPU
+ * (planner/inventory.c: "DRIVER/NODE/GPU: taint K=V:EFFECT on device
+ * D; nothing new is planned on it").
+ */
+static int
+taint_warning(const char *w)
+{
+	static const char	tail[] = "; nothing new is planned on it";
+	size_t			n = strlen(w);
+
+	return strstr(w, ": taint ") != NULL && n >= sizeof tail - 1 &&
+	    strcmp(w + n - (sizeof tail - 1), tail) == 0;
+}
+
 struct dra_gpu_map *
 dra_gpu_map(const struct kube_snapshot *s, const struct dra_filter *f,
     struct dra_err *err)
@@ -860,9 +876,13 @@ dra_gpu_map(const struct kube_snapshot *s, const struct dra_filter *f,
 	dra_arena_init(&b.tmp);
 	b.m->warnings = dra_arena_calloc(&b.m->arena, warn.n + 1,
 	    sizeof *b.m->warnings);
-	for (i = 0; i < warn.n; i++)
-		b.m->warnings[i] = mstr(b.m, warn.v[i]);
-	b.m->nwarnings = warn.n;
+	for (i = 0; i < warn.n; i++) {
+		/* A tainted GPU is on the map, marked (its tainted flag and
+		   TAINTED parts): the planner's note is not a warning. */
+		if (taint_warning(warn.v[i]))
+			continue;
+		b.m->warnings[b.m->nwarnings++] = mstr(b.m, warn.v[i]);
+	}
 	plan_warnings_free(&warn);
 	scan_devices(&b);
 	for (i = 0; i < inv->ngpus; i++)

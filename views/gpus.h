@@ -143,7 +143,9 @@ struct dra_gpu_map {
 						   product the catalogue does
 						   not know, an invalid pool),
 						   lowercase, for a status
-						   line; none for plans */
+						   line; not its note on a
+						   tainted GPU (the map marks
+						   it); none for plans */
 	size_t			 nwarnings;
 	struct dra_arena	 arena;		/* everything above */
 };

@@ -4,7 +4,8 @@
  * /dev/null and read back line by line: a terminal without cursor
  * addressing refused; the status line without a standing note, its
  * messages expiring, kept over keys and after Enter, "reading FILE..."
- * gone when the source answers; the too-small notice wrapped.
+ * gone when the source answers; the too-small notice wrapped; the
+ * data's warnings counted in the header and listed by :warnings.
  */
 #include <locale.h>
 #include <setjmp.h>
@@ -34,6 +35,54 @@ load_example(void)
 	dra_err_clear(&err);
 	if (kube_snapshot_load_file(s, EXAMPLE, &err) != KUBE_OK)
 		fail_msg("%s", err.msg);
+	kube_snapshot_finish(s);
+	s->now = 1795997700;
+	return s;
+}
+
+/*
+ * The example with two problems: a claim allocated a device no slice
+ * publishes (a snapshot warning) and a GPU of a product the catalogue
+ * does not know (a GPU map warning).
+ */
+static const char odd_claim[] =
+    "{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": "
+    "\"ResourceClaim\", \"metadata\": {\"name\": \"ghost\", "
+    "\"namespace\": \"team-a\", \"uid\": \"u-ghost\", "
+    "\"creationTimestamp\": \"2026-11-29T16:31:19Z\"}, \"spec\": "
+    "{\"devices\": {\"requests\": [{\"name\": \"gpu\", \"exactly\": "
+    "{\"deviceClassName\": \"gpu.nvidia.com\"}}]}}, \"status\": "
+    "{\"allocation\": {\"devices\": {\"results\": [{\"request\": "
+    "\"gpu\", \"driver\": \"gpu.nvidia.com\", \"pool\": "
+    "\"gpu-node-1\", \"device\": \"gpu-9\"}]}}}}";
+static const char odd_slice[] =
+    "{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": "
+    "\"ResourceSlice\", \"metadata\": {\"name\": \"t4\"}, \"spec\": "
+    "{\"driver\": \"gpu.nvidia.com\", \"nodeName\": \"gpu-node-9\", "
+    "\"pool\": {\"name\": \"gpu-node-9\", \"generation\": 1, "
+    "\"resourceSliceCount\": 1}, \"devices\": [{\"name\": \"gpu-0\", "
+    "\"attributes\": {\"type\": {\"string\": \"gpu\"}, "
+    "\"productName\": {\"string\": \"Tesla T4\"}}}]}}";
+
+static struct kube_snapshot *
+load_odd(void)
+{
+	struct kube_snapshot	*s = kube_snapshot_new();
+	struct dra_err		 err;
+	const char		*docs[2] = { odd_claim, odd_slice };
+	cJSON			*obj;
+	int			 i;
+
+	dra_err_clear(&err);
+	if (kube_snapshot_load_file(s, EXAMPLE, &err) != KUBE_OK)
+		fail_msg("%s", err.msg);
+	for (i = 0; i < 2; i++) {
+		obj = cJSON_Parse(docs[i]);
+		assert_non_null(obj);
+		if (kube_snapshot_add(s, obj, NULL, NULL, &err) != KUBE_OK)
+			fail_msg("%s", err.msg);
+		cJSON_Delete(obj);
+	}
 	kube_snapshot_finish(s);
 	s->now = 1795997700;
 	return s;
@@ -358,6 +407,80 @@ test_too_small(void **state)
 	tui_free(t);
 }
 
+/* ---- 10: :warnings ----------------------------------------------- */
+
+/* The line of the text view on top that holds text, or NULL. */
+static const char *
+text_line(struct tui *t, const char *text)
+{
+	static char	 line[1024];
+	int		 y;
+
+	tui_prepare(t);
+	tui_draw(t);
+	for (y = TUI_HEAD_LINES; y < t->lines - TUI_FOOT_LINES; y++) {
+		tui_screen_line(y, line, sizeof line);
+		if (strstr(line, text) != NULL)
+			return line;
+	}
+	return NULL;
+}
+
+static void
+test_warnings(void **state)
+{
+	struct scr	 sc;
+	struct tui	*t = new_ui("claims", 40, 120);
+	const char	*l;
+
+	(void)state;
+	scr_open(&sc, 40, 120, 0);
+	/* The example: no warning, its tainted GPU for information. */
+	assert_int_equal(tui_warning_count(t), 0);
+	assert_null(strstr(drawn(t, 0), "warning"));
+	assert_int_equal(tui_command(t, "warnings"), TUI_REDRAW);
+	assert_non_null(strstr(drawn(t, 2), " warnings "));
+	assert_string_equal(drawn(t, 38), " claims  \xe2\x80\xba  warnings");
+	assert_non_null(text_line(t, " No warnings about the data."));
+	l = text_line(t, "gpu-node-4/gpu-3");
+	assert_non_null(l);
+	assert_string_equal(l, "   gpu-node-4/gpu-3: taint "
+	    "nvidia.com/gpu-unhealthy=xid-79:NoSchedule");
+	tui_free(t);
+
+	/* A warning of the snapshot and one of the GPU map. */
+	t = new_ui("claims", 40, 120);
+	tui_set_snapshot(t, load_odd());
+	tui_prepare(t);
+	assert_int_equal(t->nwarnings, 1);
+	assert_int_equal(tui_warning_count(t), 1);
+	/* The GPU map, once made, says it has one too. */
+	tui_command(t, "gpus");
+	tui_prepare(t);
+	assert_int_equal(tui_warning_count(t), 2);
+	l = drawn(t, 0);
+	assert_non_null(strstr(l, " 2 warnings (:warnings)  OFFLINE file"));
+	/* Typed, completed. */
+	keys(t, ":war\t\r");
+	assert_non_null(text_line(t, " 2 warnings about the data."));
+	l = text_line(t, "ghost");
+	assert_non_null(l);
+	/* Wrapped for 80 columns. */
+	assert_string_equal(l, "   resourceclaim team-a/ghost: allocated "
+	    "device");
+	l = text_line(t, "gpu-9");
+	assert_non_null(l);
+	assert_string_equal(l, "     gpu.nvidia.com/gpu-node-1/gpu-9 is not "
+	    "published by any current");
+	assert_non_null(text_line(t, "     ResourceSlice"));
+	l = text_line(t, "gpu-node-9");
+	assert_non_null(l);
+	assert_string_equal(l, "   gpu.nvidia.com/gpu-node-9/gpu-0: product "
+	    "\"Tesla T4\" is not in the GPU");
+	scr_close(&sc);
+	tui_free(t);
+}
+
 int
 main(void)
 {
@@ -368,6 +491,7 @@ main(void)
 		cmocka_unit_test(test_regex_error_kept),
 		cmocka_unit_test(test_busy),
 		cmocka_unit_test(test_too_small),
+		cmocka_unit_test(test_warnings),
 	};
 
 	setlocale(LC_CTYPE, "C.UTF-8");
