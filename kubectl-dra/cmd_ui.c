@@ -5,7 +5,8 @@
  * on a key, live.
  *
  * This file wires a data source to tui_run: a file (--from, read once
- * here before the screen is set up) or the cluster (kubectl-dra/live.c:
+ * here before the screen is set up, "reading FILE..." on a terminal's
+ * stderr meanwhile; ctrl-r reads it again in poll) or the cluster (kubectl-dra/live.c:
  * the first list happens here too, so an exec credential plugin can
  * still prompt, then a thread watches).  A --plan document is read
  * here (JSON or YAML) and handed over as cJSON.  Everything printed
@@ -17,6 +18,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -102,13 +104,21 @@ file_poll(void *arg, struct kube_snapshot **out, struct tui_source_status *st,
 {
 	struct file_source	*fs = arg;
 	struct kube_snapshot	*s = NULL;
+	struct timespec		 t0, t1;
+	enum dra_ret		 ret;
 
 	if (fs->reread) {
 		fs->reread = 0;
 		/* Its error message goes to stderr, replayed after the
 		   screen closes; the status line says it failed. */
-		if (dra_source_load(fs->ctx, DRA_NEED_ALL, NULL, &s) !=
-		    DRA_RET_OK) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		ret = dra_source_load(fs->ctx, DRA_NEED_ALL, NULL, &s);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (fs->ctx->opts.verbosity >= 6)
+			fprintf(stderr, "ui: read %s again in %lld ms\n",
+			    fs->path, (long long)(t1.tv_sec - t0.tv_sec) *
+			    1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+		if (ret != DRA_RET_OK) {
 			memset(st, 0, sizeof *st);
 			snprintf(st->where, sizeof st->where, "%s", fs->path);
 			*out = NULL;
@@ -206,7 +216,7 @@ cmd_ui_exec(struct dra_ctx *ctx, struct dra_args *args)
 	cJSON			*plan = NULL, *kind;
 	const char		*nc;
 	enum dra_ret		 ret;
-	int			 rc;
+	int			 rc, reading = 0;
 #ifdef DRA_HAVE_CLIENT
 	struct dra_live		*live = NULL;
 #endif
@@ -256,7 +266,19 @@ cmd_ui_exec(struct dra_ctx *ctx, struct dra_args *args)
 
 	if (ctx->opts.from != NULL) {
 		memset(&fs, 0, sizeof fs);
+		/*
+		 * A large file takes seconds: say so on the terminal, on a
+		 * line an error printed next overwrites (it is longer) and
+		 * that is erased once read.
+		 */
+		if (isatty(STDERR_FILENO))
+			reading = fprintf(stderr, "reading %s...\r",
+			    ctx->opts.from);
+		fflush(stderr);
 		ret = dra_source_load(ctx, DRA_NEED_ALL, NULL, &fs.snap);
+		if (reading > 1 && ret == DRA_RET_OK)
+			fprintf(stderr, "%*s\r", reading - 1, "");
+		fflush(stderr);
 		if (ret != DRA_RET_OK) {
 			cJSON_Delete(plan);
 			return ret;

@@ -5,7 +5,9 @@
  * One poll() waits on the terminal, on the source's descriptor (it
  * turns readable when a watch brought news) and on a timer.  Keys are
  * read with getch in no-delay mode until none is left, so a burst of
- * keys (a held arrow, a paste) is handled before one redraw.  A
+ * keys (a held arrow, a paste) is handled before one redraw, and the
+ * ctrl-r presses among them make one refresh, done after them (after
+ * "reading FILE..." is drawn: a file is read again in poll).  A
  * terminal resize interrupts poll (SIGWINCH) and ncurses then returns
  * KEY_RESIZE: it is handled here and nowhere else.  New snapshots go
  * through tui_offer_snapshot, which holds them back while keys are
@@ -25,6 +27,7 @@
 #include <unistd.h>
 
 static int	mouse_event(struct tui *);
+static void	do_refresh(struct tui *, struct tui_source *);
 static void	on_signal(int);
 
 /* SIGINT, SIGTERM or SIGHUP came: leave the screen as a quit does. */
@@ -78,6 +81,28 @@ tui_poll(struct tui *t, int first)
 	return changed ? TUI_REDRAW : 0;
 }
 
+/*
+ * ctrl-r: say what is done and draw it before doing it (reading a large
+ * file takes seconds, and the source's poll reads it), then ask the
+ * source and take its answer.
+ */
+static void
+do_refresh(struct tui *t, struct tui_source *src)
+{
+	if (t->have_st && t->st.live)
+		tui_busy(t, "refreshing: listing again%s",
+		    tui_glyphs()->ellipsis);
+	else
+		tui_busy(t, "reading %s%s", t->have_st ? t->st.where :
+		    "the data again", tui_glyphs()->ellipsis);
+	tui_prepare(t);
+	tui_draw(t);
+	if (src != NULL && src->refresh != NULL)
+		/* refresh is a curses macro */
+		(src->refresh)(src->arg);
+	tui_poll(t, 0);
+}
+
 /* The mouse: the wheel scrolls, a click selects. */
 static int
 mouse_event(struct tui *t)
@@ -121,6 +146,7 @@ tui_run(const struct tui_opts *opts, struct tui_source *src,
 	int64_t			 now, next_tick, wait;
 	unsigned		 tick;
 	int			 dirty = 1, sfd, n, r, ch, flags, clear = 0;
+	int			 refresh_wanted = 0;
 
 	tick = opts->tick_ms != 0 ? opts->tick_ms : 1000;
 	t = tui_new(opts, src);
@@ -195,27 +221,17 @@ tui_run(const struct tui_opts *opts, struct tui_source *src,
 				clear = 1;
 			if (flags & TUI_REDRAW)
 				dirty = 1;
-			if (flags & TUI_REFRESH) {
-				/* Say what is done before doing it: reading
-				   a large file takes seconds. */
-				if (t->have_st && t->st.live)
-					tui_busy(t, "refreshing: listing "
-					    "again%s", tui_glyphs()->ellipsis);
-				else
-					tui_busy(t, "reading %s%s", t->have_st ?
-					    t->st.where : "the data again",
-					    tui_glyphs()->ellipsis);
-				tui_prepare(t);
-				tui_draw(t);
-				if (src != NULL && src->refresh != NULL)
-					/* refresh is a curses macro */
-					(src->refresh)(src->arg);
-				tui_poll(t, 0);
-				dirty = 1;
-			}
+			/* Every ctrl-r waiting makes one refresh. */
+			if (flags & TUI_REFRESH)
+				refresh_wanted = 1;
 		}
-		if (t->quit)
+		if (t->quit || quit_signal)
 			break;
+		if (refresh_wanted) {
+			refresh_wanted = 0;
+			do_refresh(t, src);
+			dirty = 1;
+		}
 		if (n > 1 && (pfd[1].revents & POLLIN))
 			dirty |= tui_poll(t, 0);
 		if (now >= next_tick) {
