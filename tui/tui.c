@@ -30,6 +30,9 @@ static int	global_action(struct tui *, enum tui_action);
 static int	prompt_key(struct tui *, int);
 static void	prompt_done(struct tui *, int);
 static int	cmd_namespace(struct tui *, const char *);
+static int	ns_has_objects(const struct kube_snapshot *, const char *);
+static size_t	ns_known(const struct kube_snapshot *, const char **, size_t);
+static void	ns_unknown(struct tui *, const char *);
 static int	cmd_context(struct tui *, const char *);
 static int	cmd_why(struct tui *, const char *);
 static int	cmd_warnings(struct tui *);
@@ -504,6 +507,97 @@ tui_plan_map(struct tui *t)
 
 /* ---- commands --------------------------------------------------------- */
 
+/* The namespaced objects' namespaces, each once, into v (max). */
+static size_t
+ns_known(const struct kube_snapshot *s, const char **v, size_t max)
+{
+	const char	*ns;
+	size_t		 n = 0, i, j, k;
+
+	for (k = 0; k < 5; k++) {
+		for (i = 0; ; i++) {
+			if (k == 0 && i < s->namespaces.n)
+				ns = s->namespaces.v[i]->meta.name;
+			else if (k == 1 && i < s->claims.n)
+				ns = s->claims.v[i]->meta.namespace;
+			else if (k == 2 && i < s->pods.n)
+				ns = s->pods.v[i]->meta.namespace;
+			else if (k == 3 && i < s->templates.n)
+				ns = s->templates.v[i]->meta.namespace;
+			else if (k == 4 && i < s->quotas.n)
+				ns = s->quotas.v[i]->meta.namespace;
+			else
+				break;
+			if (ns == NULL || (k == 0 && !ns_has_objects(s, ns)))
+				continue;
+			for (j = 0; j < n && strcmp(v[j], ns) != 0; j++)
+				;
+			if (j == n && n < max)
+				v[n++] = ns;
+		}
+	}
+	return n;
+}
+
+/* Whether a claim, pod, template or quota of the snapshot is in ns. */
+static int
+ns_has_objects(const struct kube_snapshot *s, const char *ns)
+{
+	size_t	i;
+
+#define NS_IN(vec) \
+	for (i = 0; i < s->vec.n; i++) \
+		if (s->vec.v[i]->meta.namespace != NULL && \
+		    strcmp(s->vec.v[i]->meta.namespace, ns) == 0) \
+			return 1;
+	NS_IN(claims)
+	NS_IN(pods)
+	NS_IN(templates)
+	NS_IN(quotas)
+#undef NS_IN
+	return 0;
+}
+
+/*
+ * ":ns NAME" for a namespace without objects: taken (it may be empty),
+ * and said, with the closest namespace that has some, or those there
+ * are.
+ */
+static void
+ns_unknown(struct tui *t, const char *ns)
+{
+	const char	*known[64], *best = NULL;
+	char		 list[256];
+	size_t		 n, i, d, bd = 0, o = 0;
+
+	n = ns_known(t->snap, known, 64);
+	for (i = 0; i < n; i++) {
+		d = dra_strdist(ns, known[i], 1);
+		if (d <= 2 && (best == NULL || d < bd)) {
+			best = known[i];
+			bd = d;
+		}
+	}
+	if (best != NULL) {
+		tui_status(t, 0, "namespace: %s (no objects in namespace %s; "
+		    "did you mean \"%s\"?)", ns, ns, best);
+		return;
+	}
+	list[0] = '\0';
+	for (i = 0; i < n && i < 8 && o + 1 < sizeof list; i++) {
+		snprintf(list + o, sizeof list - o, "%s%s", i > 0 ? ", " : "",
+		    known[i]);
+		o = strlen(list);
+	}
+	if (n == 0)
+		tui_status(t, 0, "namespace: %s (no objects in namespace %s)",
+		    ns, ns);
+	else
+		tui_status(t, 0, "namespace: %s (no objects in namespace %s; "
+		    "namespaces with objects: %s%s)", ns, ns, list, n > 8 ?
+		    ", ..." : "");
+}
+
 static int
 cmd_namespace(struct tui *t, const char *arg)
 {
@@ -525,8 +619,13 @@ cmd_namespace(struct tui *t, const char *arg)
 	t->gen++;
 	invalidate_views(t);
 	count_snapshot(t);
-	tui_status(t, 0, "namespace: %s", ns != NULL ? ns :
-	    "all namespaces");
+	/* (A source that narrows lists the namespace anew.) */
+	if (ns != NULL && t->snap != NULL && !t->opts.narrow_source &&
+	    !ns_has_objects(t->snap, ns))
+		ns_unknown(t, ns);
+	else
+		tui_status(t, 0, "namespace: %s", ns != NULL ? ns :
+		    "all namespaces");
 	return TUI_REDRAW | (t->opts.narrow_source && t->src != NULL &&
 	    t->src->set_namespace != NULL ? TUI_REFRESH : 0);
 }

@@ -50,6 +50,14 @@ wait_for "unknown command \":claimz\"; did you mean \":claims\"?"
 type_text ":ctx"
 send Enter
 wait_for "contexts: not available when reading a file (--from)"
+# A namespace without objects: taken, and said.
+type_text ":ns team-d"
+send Enter
+wait_for 'namespace: team-d (no objects in namespace team-d; did you mean "team-a"?)'
+expect "claims(team-d)[0]"
+type_text ":ns -"
+send Enter
+wait_for "claims(all)[13]"
 # Esc leaves command mode without running anything.
 type_text ":devices"
 send Escape

@@ -5,7 +5,8 @@
  * addressing refused; the status line without a standing note, its
  * messages expiring, kept over keys and after Enter, "reading FILE..."
  * gone when the source answers; the too-small notice wrapped; the
- * data's warnings counted in the header and listed by :warnings.
+ * data's warnings counted in the header and listed by :warnings; :ns
+ * of a namespace without objects said, with a suggestion.
  */
 #include <locale.h>
 #include <setjmp.h>
@@ -481,6 +482,35 @@ test_warnings(void **state)
 	tui_free(t);
 }
 
+/* ---- 15: :ns of a namespace without objects ------------------------ */
+
+static void
+test_ns_unknown(void **state)
+{
+	struct tui	*t = new_ui("claims", 24, 80);
+
+	(void)state;
+	tui_command(t, "ns team-a");
+	assert_string_equal(t->status, "namespace: team-a");
+	/* Taken (a namespace may be empty), and said. */
+	tui_command(t, "ns nope");
+	assert_string_equal(t->ns, "nope");
+	assert_string_equal(t->status, "namespace: nope (no objects in "
+	    "namespace nope; namespaces with objects: team-a, team-b, "
+	    "team-c)");
+	assert_int_equal(t->status_err, 0);
+	tui_command(t, "ns team-d");
+	assert_string_equal(t->ns, "team-d");
+	assert_string_equal(t->status, "namespace: team-d (no objects in "
+	    "namespace team-d; did you mean \"team-a\"?)");
+	tui_command(t, "claims teamb");
+	assert_string_equal(t->status, "namespace: teamb (no objects in "
+	    "namespace teamb; did you mean \"team-b\"?)");
+	tui_command(t, "ns");
+	assert_string_equal(t->status, "namespace: all namespaces");
+	tui_free(t);
+}
+
 int
 main(void)
 {
@@ -492,6 +522,7 @@ main(void)
 		cmocka_unit_test(test_busy),
 		cmocka_unit_test(test_too_small),
 		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_ns_unknown),
 	};
 
 	setlocale(LC_CTYPE, "C.UTF-8");
