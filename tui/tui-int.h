@@ -671,7 +671,8 @@ enum tui_detail {
  * The object of a detail view, by name so it is found again in every
  * new snapshot: kind, namespace (NULL for cluster-scoped), and the name
  * as dra_filter names takes it ("driver/pool/device" for devices,
- * "driver/pool" for pools); pod names a pod for TUI_D_WHY.  text is a
+ * "driver/pool" for pools); pod names a pod for TUI_D_WHY (kind
+ * DRA_KIND_TEMPLATE there: a new claim from the template).  text is a
  * fixed text (help), copied.
  */
 struct tui_detail_arg {
@@ -901,8 +902,9 @@ int	tui_key(struct tui *t, int key);
  * Run a ":" command line (without the colon): a view name or alias
  * ("claims", "dev"), optionally with a namespace and/or "/FILTER"
  * ("claims team-a /llm"); "ns NAME", "ns" / "ns -" / "ns all" (every
- * namespace); "ctx" (the contexts) or "ctx NAME"; "why pod/NAME" or
- * "why claim/NAME" (in the current namespace, or pod/NS/NAME);
+ * namespace); "ctx" (the contexts) or "ctx NAME"; "why pod/NAME",
+ * "why claim/NAME" or "why template/NAME" (any spelling `kubectl dra
+ * why` takes; in the current namespace, or KIND/NS/NAME);
  * "plan"; "warnings" (the data's warnings); "help"; "-" (the previous
  * root view); "q" / "quit".
  * Returns TUI_* flags; an unknown command is an error on the status

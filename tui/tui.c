@@ -35,6 +35,8 @@ static size_t	ns_known(const struct kube_snapshot *, const char **, size_t);
 static void	ns_unknown(struct tui *, const char *);
 static int	cmd_context(struct tui *, const char *);
 static int	cmd_why(struct tui *, const char *);
+static const char *why_find(const struct kube_snapshot *, int, const char *,
+		    size_t *);
 static int	cmd_warnings(struct tui *);
 static void	draw_header(struct tui *);
 static void	draw_title(struct tui *, struct tui_view *);
@@ -69,8 +71,8 @@ static const struct {
 	    "namespaces" },
 	{ "ctx", "[NAME]", "list the kubeconfig's contexts, or switch to "
 	    "NAME" },
-	{ "why", "claim/NAME|pod/NAME", "why a claim or pod gets its "
-	    "devices or not" },
+	{ "why", "KIND/NAME", "why a claim, pod or template (KIND) gets "
+	    "its devices or not" },
 	{ "plan", "", "the plan preview (--plan FILE)" },
 	{ "warnings", "", "the data's warnings (the header counts them)" },
 	{ "help", "", "this help" },
@@ -678,34 +680,73 @@ cmd_warnings(struct tui *t)
 	return TUI_REDRAW;
 }
 
+/* The kinds :why explains: KIND/NAME, as `kubectl dra why` takes. */
+static const struct {
+	const char	*word;
+	int		 kind;		/* WHY_* */
+} why_words[] = {
+	{ "pod", 0 }, { "pods", 0 }, { "po", 0 },
+	{ "claim", 1 }, { "claims", 1 }, { "resourceclaim", 1 },
+	{ "resourceclaims", 1 },
+	{ "template", 2 }, { "templates", 2 }, { "resourceclaimtemplate", 2 },
+	{ "resourceclaimtemplates", 2 },
+};
+#define WHY_POD		0
+#define WHY_CLAIM	1
+#define WHY_TEMPLATE	2
+
+/* The namespace of the one object of kind named name, or NULL (*n how
+   many there are). */
+static const char *
+why_find(const struct kube_snapshot *s, int kind, const char *name,
+    size_t *n)
+{
+	const char	*ns = NULL;
+	size_t		 i;
+
+	*n = 0;
+#define WHY_SCAN(vec) \
+	for (i = 0; i < s->vec.n; i++) \
+		if (strcmp(s->vec.v[i]->meta.name, name) == 0) { \
+			ns = s->vec.v[i]->meta.namespace; \
+			(*n)++; \
+		}
+	if (kind == WHY_POD) {
+		WHY_SCAN(pods)
+	} else if (kind == WHY_CLAIM) {
+		WHY_SCAN(claims)
+	} else {
+		WHY_SCAN(templates)
+	}
+#undef WHY_SCAN
+	return ns;
+}
+
 static int
 cmd_why(struct tui *t, const char *arg)
 {
+	static const char *const kinds[] = { "pod", "claim", "template" };
 	struct tui_detail_arg	 a;
-	const struct kube_claim	*c = NULL;
-	const char		*slash, *name, *ns;
-	char			 nsbuf[254];
+	const char		*slash, *name, *ns, *found;
+	char			 nsbuf[254], word[32];
 	size_t			 i, n = 0;
-	int			 pod;
+	int			 kind = -1;
 
-	if (arg == NULL || (slash = strchr(arg, '/')) == NULL) {
-		tui_status(t, 1, "why: name claim/NAME or pod/NAME");
-		return TUI_REDRAW;
+	if (arg != NULL && (slash = strchr(arg, '/')) != NULL &&
+	    (size_t)(slash - arg) < sizeof word) {
+		snprintf(word, sizeof word, "%.*s", (int)(slash - arg), arg);
+		for (i = 0; i < sizeof why_words / sizeof why_words[0]; i++)
+			if (strcasecmp(word, why_words[i].word) == 0)
+				kind = why_words[i].kind;
 	}
-	if (strncasecmp(arg, "pod/", 4) == 0 || strncasecmp(arg, "po/", 3) ==
-	    0 || strncasecmp(arg, "pods/", 5) == 0)
-		pod = 1;
-	else if (strncasecmp(arg, "claim/", 6) == 0 ||
-	    strncasecmp(arg, "claims/", 7) == 0 ||
-	    strncasecmp(arg, "resourceclaim/", 14) == 0)
-		pod = 0;
-	else {
-		tui_status(t, 1, "why: name claim/NAME or pod/NAME");
+	if (kind < 0) {
+		tui_status(t, 1, "why: name claim/NAME, pod/NAME or "
+		    "template/NAME");
 		return TUI_REDRAW;
 	}
 	name = slash + 1;
 	ns = tui_namespace(t);
-	/* claim/NS/NAME */
+	/* KIND/NS/NAME */
 	if ((slash = strchr(name, '/')) != NULL) {
 		snprintf(nsbuf, sizeof nsbuf, "%.*s", (int)(slash - name),
 		    name);
@@ -718,37 +759,24 @@ cmd_why(struct tui *t, const char *arg)
 	}
 	if (ns == NULL) {
 		/* Every namespace: the name must be unique. */
-		for (i = 0; !pod && i < t->snap->claims.n; i++) {
-			if (strcmp(t->snap->claims.v[i]->meta.name, name) ==
-			    0) {
-				c = t->snap->claims.v[i];
-				n++;
-			}
-		}
-		for (i = 0; pod && i < t->snap->pods.n; i++) {
-			if (strcmp(t->snap->pods.v[i]->meta.name, name) == 0) {
-				ns = t->snap->pods.v[i]->meta.namespace;
-				n++;
-			}
-		}
-		if (c != NULL)
-			ns = c->meta.namespace;
+		found = why_find(t->snap, kind, name, &n);
 		if (n != 1) {
 			tui_status(t, 1, "why: %s \"%s\" %s; name it as "
-			    "%s/NAMESPACE/NAME or set :ns", pod ? "pod" :
-			    "claim", name, n == 0 ? "not found" : "is in "
-			    "several namespaces", pod ? "pod" : "claim");
+			    "%s/NAMESPACE/NAME or set :ns", kinds[kind], name,
+			    n == 0 ? "not found" : "is in several namespaces",
+			    kinds[kind]);
 			return TUI_REDRAW;
 		}
-		snprintf(nsbuf, sizeof nsbuf, "%s", ns);
+		snprintf(nsbuf, sizeof nsbuf, "%s", found != NULL ? found :
+		    "");
 		ns = nsbuf;
 	}
 	memset(&a, 0, sizeof a);
 	a.what = TUI_D_WHY;
-	a.kind = DRA_KIND_CLAIM;
+	a.kind = kind == WHY_TEMPLATE ? DRA_KIND_TEMPLATE : DRA_KIND_CLAIM;
 	a.ns = ns;
 	a.name = name;
-	a.pod = pod;
+	a.pod = kind == WHY_POD;
 	tui_open_detail(t, &a);
 	return TUI_REDRAW;
 }

@@ -132,6 +132,16 @@ why_text(const struct text_data *d, const struct kube_snapshot *s,
 			return NULL;
 		}
 		snprintf(heading, sizeof heading, "Pod %s/%s", d->ns, d->name);
+	} else if (d->kind == DRA_KIND_TEMPLATE) {
+		/* A new claim made from it (kubectl dra why template/). */
+		t.tmpl = kube_snapshot_template(s, d->ns, d->name);
+		if (t.tmpl == NULL) {
+			snprintf(why, len, "template %s/%s not found", d->ns,
+			    d->name);
+			return NULL;
+		}
+		snprintf(heading, sizeof heading, "ResourceClaimTemplate %s/%s "
+		    "(a new claim from it)", d->ns, d->name);
 	} else {
 		t.claim = kube_snapshot_claim(s, d->ns, d->name);
 		if (t.claim == NULL) {

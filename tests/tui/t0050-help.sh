@@ -18,7 +18,7 @@ send /
 type_text "Commands"
 send Enter
 wait_for ":ns [NAME|-]"
-expect ":why claim/NAME|pod/NAME"
+expect ":why KIND/NAME         why a claim, pod or template (KIND) gets its devices or not"
 send /
 send C-u
 type_text "previous partition"

@@ -6,7 +6,8 @@
  * messages expiring, kept over keys and after Enter, "reading FILE..."
  * gone when the source answers; the too-small notice wrapped; the
  * data's warnings counted in the header and listed by :warnings; :ns
- * of a namespace without objects said, with a suggestion.
+ * of a namespace without objects said, with a suggestion; :why of a
+ * template.
  */
 #include <locale.h>
 #include <setjmp.h>
@@ -511,6 +512,41 @@ test_ns_unknown(void **state)
 	tui_free(t);
 }
 
+/* ---- 16: why a template ------------------------------------------- */
+
+static void
+test_why_template(void **state)
+{
+	struct tui	*t = new_ui("templates", 40, 120);
+	struct tui_view	*v;
+	char		 buf[256];
+
+	(void)state;
+	tui_command(t, "why template/gpu-template");
+	assert_string_equal(t->status, "why: template \"gpu-template\" is in "
+	    "several namespaces; name it as template/NAMESPACE/NAME or set "
+	    ":ns");
+	tui_command(t, "why template/team-a/gpu-template");
+	v = tui_top(t);
+	assert_ptr_equal(v->type, &tui_view_text);
+	assert_string_equal(v->type->title(v, buf, sizeof buf),
+	    "why template team-a/gpu-template");
+	tui_key(t, TUI_KEY_ESC);
+	/* In the namespace set, any spelling why takes. */
+	tui_command(t, "ns team-c");
+	tui_command(t, "why resourceclaimtemplate/mig-1g20gb-template");
+	v = tui_top(t);
+	assert_string_equal(v->type->title(v, buf, sizeof buf),
+	    "why template team-c/mig-1g20gb-template");
+	tui_key(t, TUI_KEY_ESC);
+	tui_command(t, "why template/nosuch");
+	assert_string_equal(t->status, "template team-c/nosuch not found");
+	tui_command(t, "why node/gpu-node-1");
+	assert_string_equal(t->status, "why: name claim/NAME, pod/NAME or "
+	    "template/NAME");
+	tui_free(t);
+}
+
 int
 main(void)
 {
@@ -523,6 +559,7 @@ main(void)
 		cmocka_unit_test(test_too_small),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_ns_unknown),
+		cmocka_unit_test(test_why_template),
 	};
 
 	setlocale(LC_CTYPE, "C.UTF-8");
