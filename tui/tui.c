@@ -990,12 +990,14 @@ tui_help_text(const struct tui *t)
 	    "or context\n"
 	    "  ctrl-u, ctrl-w         erase the line, the last word\n");
 	dra_buf_adds(&b, "\nViews (:NAME, or Tab to cycle)\n");
+	/* In the key tables' columns ("  %-22s %s"). */
 	for (i = 0; tui_root_views[i] != NULL; i++) {
 		vt = tui_root_views[i];
-		dra_buf_addf(&b, "  :%-21s", vt->name);
+		snprintf(chunk, sizeof chunk, ":%s", vt->name);
+		dra_buf_addf(&b, "  %-22s", chunk);
 		for (j = 0; vt->aliases != NULL && vt->aliases[j] != NULL;
 		    j++)
-			dra_buf_addf(&b, "%s:%s", j > 0 ? ", " : "also ",
+			dra_buf_addf(&b, "%s:%s", j > 0 ? ", " : " also ",
 			    vt->aliases[j]);
 		dra_buf_adds(&b, "\n");
 	}

@@ -18,6 +18,9 @@ send /
 type_text "Commands"
 send Enter
 wait_for ":ns [NAME|-]"
+# In the columns of the keys.
+expect "   :gpus                  also :gpu, :map"
+expect "   :templates             also :template, :rct"
 expect ":why KIND/NAME         why a claim, pod or template (KIND) gets its devices or not"
 send /
 send C-u

@@ -7,7 +7,7 @@
  * gone when the source answers; the too-small notice wrapped; the
  * data's warnings counted in the header and listed by :warnings; :ns
  * of a namespace without objects said, with a suggestion; :why of a
- * template.
+ * template; the help's columns aligned.
  */
 #include <locale.h>
 #include <setjmp.h>
@@ -547,6 +547,56 @@ test_why_template(void **state)
 	tui_free(t);
 }
 
+/* ---- 17: the help's columns ---------------------------------------- */
+
+/*
+ * Every line of the help that has a second column starts it where the
+ * key tables do (column 25: "  " and 22 columns and a blank), and no
+ * first column runs into it.
+ */
+static void
+test_help_columns(void **state)
+{
+	struct tui	*t = new_ui("claims", 24, 80);
+	char		*help = tui_help_text(t), *line, *next;
+	int		 views = 0, commands = 0, keys = 0, section = 0;
+
+	(void)state;
+	for (line = help; line != NULL && *line != '\0'; line = next) {
+		next = strchr(line, '\n');
+		if (next != NULL)
+			*next++ = '\0';
+		if (strncmp(line, "Views", 5) == 0)
+			section = 1;
+		else if (strncmp(line, "Commands", 8) == 0)
+			section = 2;
+		else if (line[0] != ' ' && line[0] != '\0')
+			section = 0;
+		if (strncmp(line, "  ", 2) != 0 || strlen(line) <= 25)
+			continue;
+		if (section == 0)
+			keys++;
+		if (section == 1)
+			views++;
+		if (section == 2)
+			commands++;
+		/* The second column at 25, after a blank. */
+		if (line[24] != ' ' || line[25] == ' ')
+			fail_msg("help column: \"%s\"", line);
+	}
+	assert_int_equal(views, 9);
+	assert_int_equal(commands, 8);
+	assert_true(keys > 30);
+	free(help);
+	help = tui_help_text(t);
+	assert_non_null(strstr(help, "\n  :gpus                  also :gpu, "
+	    ":map\n"));
+	assert_non_null(strstr(help, "\n  :why KIND/NAME         why a claim, "
+	    "pod or template (KIND) gets its devices or not\n"));
+	free(help);
+	tui_free(t);
+}
+
 int
 main(void)
 {
@@ -560,6 +610,7 @@ main(void)
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_ns_unknown),
 		cmocka_unit_test(test_why_template),
+		cmocka_unit_test(test_help_columns),
 	};
 
 	setlocale(LC_CTYPE, "C.UTF-8");
