@@ -81,7 +81,9 @@ struct tui_view;
  * table (ncdu's UI_COLORS, htop's ColorElements).  -1 is the
  * terminal's default colour (use_default_colors).  MONO_ATTR is used
  * when the terminal has no colours, NO_COLOR is set or --no-color was
- * given.
+ * given: the selection reverse and bold, held partitions underlined
+ * (not reverse: the selection is), pending rows and quotas at the
+ * target bold, tainted and over-ceiling ones bold and underlined.
  */
 #define TUI_COLOURS(X) \
 	X(NORMAL, -1, -1, A_NORMAL, A_NORMAL)                               \
@@ -90,9 +92,9 @@ struct tui_view;
 	X(TITLE, COLOR_CYAN, -1, A_BOLD, A_BOLD)                            \
 	X(COLHEAD, COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_UNDERLINE)          \
 	X(SORTHEAD, COLOR_BLACK, COLOR_YELLOW, A_BOLD, A_BOLD | A_UNDERLINE) \
-	X(SELECTED, COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE)           \
-	X(PENDING, COLOR_YELLOW, -1, A_NORMAL, A_NORMAL)                    \
-	X(BAD, COLOR_RED, -1, A_NORMAL, A_NORMAL)                           \
+	X(SELECTED, COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE | A_BOLD)  \
+	X(PENDING, COLOR_YELLOW, -1, A_NORMAL, A_BOLD)                      \
+	X(BAD, COLOR_RED, -1, A_NORMAL, A_BOLD | A_UNDERLINE)               \
 	X(LIVE, COLOR_GREEN, -1, A_BOLD, A_BOLD)                            \
 	X(STALE, COLOR_YELLOW, -1, A_BOLD, A_BOLD | A_REVERSE)              \
 	X(OFFLINE, COLOR_MAGENTA, -1, A_BOLD, A_BOLD)                       \
@@ -110,12 +112,12 @@ struct tui_view;
 	X(PARTPLAN, COLOR_BLACK, COLOR_MAGENTA, A_NORMAL, A_UNDERLINE)      \
 	X(PARTBLOCK, COLOR_WHITE, COLOR_BLACK, A_DIM, A_DIM)                \
 	X(PARTTAINT, COLOR_WHITE, COLOR_RED, A_BOLD, A_BOLD)                \
-	X(TEAM0, COLOR_BLACK, COLOR_GREEN, A_NORMAL, A_REVERSE)             \
-	X(TEAM1, COLOR_BLACK, COLOR_BLUE, A_NORMAL, A_REVERSE)              \
-	X(TEAM2, COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE)              \
-	X(TEAM3, COLOR_BLACK, COLOR_YELLOW, A_NORMAL, A_REVERSE)            \
-	X(TEAM4, COLOR_BLACK, COLOR_WHITE, A_NORMAL, A_REVERSE)             \
-	X(TEAM5, COLOR_WHITE, COLOR_BLUE, A_BOLD, A_REVERSE)
+	X(TEAM0, COLOR_BLACK, COLOR_GREEN, A_NORMAL, A_UNDERLINE)           \
+	X(TEAM1, COLOR_BLACK, COLOR_BLUE, A_NORMAL, A_UNDERLINE)            \
+	X(TEAM2, COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_UNDERLINE)            \
+	X(TEAM3, COLOR_BLACK, COLOR_YELLOW, A_NORMAL, A_UNDERLINE)          \
+	X(TEAM4, COLOR_BLACK, COLOR_WHITE, A_NORMAL, A_UNDERLINE)           \
+	X(TEAM5, COLOR_WHITE, COLOR_BLUE, A_BOLD, A_UNDERLINE)
 
 enum tui_colour {
 #define TUI_COLOUR_ENUM(name, fg, bg, attr, mono) TUI_C_##name,

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Colours by default; none with NO_COLOR (https://no-color.org, any
-# non-empty value) or --no-color, where attributes (reverse, bold)
-# still mark the selection and the header.
+# non-empty value) or --no-color, where attributes mark the selection
+# (reverse and bold), the header, pending rows (bold) and held
+# partitions (underlined: not reverse like the selection).
 . "$(dirname "$0")/lib.sh"
 
 sgr_colours() {
@@ -19,8 +20,23 @@ start -e NO_COLOR=1 ui claims --from "$EXAMPLE"
 wait_for "claims(all)[13]"
 n=$(sgr_colours)
 [ "$n" -eq 0 ] || fail "$n lines with colours under NO_COLOR"
-# The selection is still visible: reverse video.
+# The selection is still visible: reverse video and bold, the whole row.
 screen -e | grep -E -q '\[([0-9]*;)*7m' || fail "no reverse video under NO_COLOR"
+screen -e | sed -n 5p | grep -E -q '^.\[0;1;7m.*team-a +ddp-trainer-0-gpus .* 8h$' ||
+    fail "the selected row is not reverse and bold: $(screen -e | sed -n 5p)"
+# A pending claim: bold.
+screen -e | grep -E -q '\[1mteam-a +llm-pretrain-0-gpus +pending' ||
+    fail "the pending claim is not bold"
+# The GPU map: held partitions underlined, not reverse like the
+# selection.
+type_text ":gpus"
+send Enter
+wait_for "gpus[32]"
+send j
+screen -e | sed -n 6p | grep -q '\[0;4m.*whole ddp-trainer-0-gpus' ||
+    fail "a held partition is not underlined: $(screen -e | sed -n 6p)"
+screen -e | grep 'whole ddp-trainer-0-gpus' | grep -q '7mwhole' &&
+    fail "a held partition is in reverse video"
 quit
 
 # An empty NO_COLOR does not count.

@@ -7,7 +7,8 @@
  * gone when the source answers; the too-small notice wrapped; the
  * data's warnings counted in the header and listed by :warnings; :ns
  * of a namespace without objects said, with a suggestion; :why of a
- * template; the help's columns aligned.
+ * template; the help's columns aligned; without colours the
+ * selection, held partitions and quotas over the target told apart.
  */
 #include <locale.h>
 #include <setjmp.h>
@@ -597,6 +598,94 @@ test_help_columns(void **state)
 	tui_free(t);
 }
 
+/* ---- 18: without colours ----------------------------------------- */
+
+/* The attributes (colour pair aside) of line y, column x. */
+static attr_t
+attr_at(int y, int x)
+{
+	cchar_t	cc;
+	wchar_t	wc[CCHARW_MAX + 1];
+	attr_t	a = 0;
+	short	pair;
+
+	if (mvwin_wch(stdscr, y, x, &cc) == ERR ||
+	    getcchar(&cc, wc, &a, &pair, NULL) == ERR)
+		fail_msg("no cell at %d,%d", y, x);
+	return a & (A_REVERSE | A_BOLD | A_UNDERLINE | A_DIM);
+}
+
+/* The first line of the screen that holds text, or -1. */
+static int
+find_line(const char *text)
+{
+	char	line[1024];
+	int	y;
+
+	for (y = 0; y < LINES; y++)
+		if (strstr(tui_screen_line(y, line, sizeof line), text) !=
+		    NULL)
+			return y;
+	return -1;
+}
+
+static void
+test_mono(void **state)
+{
+	struct scr	 sc;
+	struct tui	*t = new_ui("quotas", 24, 100);
+	int		 y, x, c;
+	char		 line[1024];
+
+	(void)state;
+	scr_open(&sc, 24, 100, 1);
+	assert_int_equal(sc.scr.colour, 0);
+	assert_int_equal(tui_attr(TUI_C_SELECTED), A_REVERSE | A_BOLD);
+	/* Held partitions are not drawn like the selection. */
+	for (c = TUI_C_TEAM0; c < TUI_C_TEAM0 + TUI_NTEAMS; c++) {
+		assert_int_equal(tui_attr((enum tui_colour)c) & A_REVERSE, 0);
+		assert_int_not_equal(tui_attr((enum tui_colour)c), A_NORMAL);
+	}
+	/* The selected row: reverse and bold from edge to edge. */
+	tui_prepare(t);
+	tui_draw(t);
+	y = find_line("count/resourceclaims");
+	assert_true(y > 0);
+	for (x = 0; x < 100; x++)
+		assert_int_equal(attr_at(y, x), A_REVERSE | A_BOLD);
+	/* 100% of hard: bold and underlined; 75% (under the target):
+	   plain. */
+	y = find_line("100%");
+	assert_true(y > 0);
+	assert_int_equal(attr_at(y, 0), A_BOLD | A_UNDERLINE);
+	y = find_line("75%");
+	assert_true(y > 0);
+	assert_int_equal(attr_at(y, 0), 0);
+	/* A pending claim is bold. */
+	tui_command(t, "claims");
+	tui_prepare(t);
+	tui_draw(t);
+	y = find_line("llm-pretrain-0-gpus");
+	assert_true(y > 0);
+	assert_non_null(strstr(tui_screen_line(y, line, sizeof line),
+	    "pending"));
+	assert_int_equal(attr_at(y, 0), A_BOLD);
+	/* On the GPU map, a held partition is underlined, the selected
+	   GPU's name reverse and bold. */
+	tui_command(t, "gpus");
+	tui_key(t, 'j');
+	tui_prepare(t);
+	tui_draw(t);
+	y = find_line("ddp-trainer-0-gpus");
+	assert_int_equal(y, 4);
+	assert_int_equal(attr_at(y, 2), A_REVERSE | A_BOLD);
+	x = (int)(strstr(tui_screen_line(y, line, sizeof line),
+	    "|whole ddp") - line) + 1;
+	assert_int_equal(attr_at(y, x), A_UNDERLINE);
+	scr_close(&sc);
+	tui_free(t);
+}
+
 int
 main(void)
 {
@@ -611,6 +700,7 @@ main(void)
 		cmocka_unit_test(test_ns_unknown),
 		cmocka_unit_test(test_why_template),
 		cmocka_unit_test(test_help_columns),
+		cmocka_unit_test(test_mono),
 	};
 
 	setlocale(LC_CTYPE, "C.UTF-8");
