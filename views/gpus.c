@@ -122,6 +122,8 @@ static int	 cmp_gpu(const void *, const void *);
 static void	 finish_map(struct build *);
 static void	 build_free(struct build *);
 static int	 taint_warning(const char *);
+static const struct dra_gpu *find_gpu(const struct dra_gpu_map *,
+		    const char *, const char *, int *);
 static int	 plan_models(const cJSON *, struct pmodel **, size_t *,
 		    struct dra_err *);
 static int	 plan_compute(const struct pmodel *, size_t, const char *,
@@ -1046,6 +1048,27 @@ dra_gpu_map_plan(const cJSON *plan, struct dra_err *err)
 			gp->compute_total = lastc;
 			gp->parts = dra_arena_calloc(&b.m->arena,
 			    g->ninst + 1, sizeof *gp->parts);
+			/*
+			 * A whole GPU kept whole is one slice and one
+			 * compute unit, as on today's map (it was 8
+			 * slices, 7/7, beside today's 1/1), and free it
+			 * shows as a free whole part, not as dots.
+			 */
+			whole = strcmp(g->mode, "whole") == 0;
+			for (k = 0; k < g->ninst && whole; k++)
+				whole = strcmp(g->inst[k].profile,
+				    PLAN_WHOLE_GPU) == 0;
+			if (whole) {
+				gp->nslices = 1;
+				gp->compute_total = 1;
+			}
+			if (whole && g->ninst == 0) {
+				p = &gp->parts[gp->nparts++];
+				p->device = gp->name;
+				p->size = 1;
+				p->compute = 1;
+				p->state = DRA_PART_FREE;
+			}
 			for (k = 0; k < g->ninst; k++) {
 				in = &g->inst[k];
 				p = &gp->parts[gp->nparts++];
@@ -1063,6 +1086,10 @@ dra_gpu_map_plan(const cJSON *plan, struct dra_err *err)
 				    profile_compute(in->profile);
 				if (p->compute <= 0)
 					p->compute = p->size;
+				if (gp->nslices == 1) {
+					p->start = 0;
+					p->size = 1;
+				}
 				switch (in->kind) {
 				case PV_OWNER_WORKLOAD:
 					p->state = DRA_PART_PLANNED;
@@ -1098,6 +1125,73 @@ fail:
 	free(pm);
 	pv_release(&d);
 	return NULL;
+}
+
+/* Today's GPU node/name in m, or NULL (nodes and GPUs are sorted). */
+static const struct dra_gpu *
+find_gpu(const struct dra_gpu_map *m, const char *node, const char *name,
+    int *node_found)
+{
+	size_t	lo = 0, hi = m->nnodes, mid, k;
+	int	c;
+
+	*node_found = 0;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = view_natcmp(node, m->nodes[mid].name);
+		if (c == 0) {
+			*node_found = 1;
+			for (k = 0; k < m->nodes[mid].ngpus; k++)
+				if (strcmp(m->nodes[mid].gpus[k].name, name) ==
+				    0)
+					return &m->nodes[mid].gpus[k];
+			return NULL;
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+size_t
+dra_gpu_map_match(struct dra_gpu_map *plan, const struct dra_gpu_map *today)
+{
+	const struct dra_gpu	*t;
+	struct dra_gpu		*g;
+	struct dra_gpu_part	*p;
+	size_t			 n, k, j, common = 0;
+	int			 found, any;
+
+	for (n = 0; n < plan->nnodes; n++) {
+		any = 0;
+		for (k = 0; k < plan->nodes[n].ngpus; k++) {
+			g = &plan->nodes[n].gpus[k];
+			t = today != NULL ? find_gpu(today, g->node, g->name,
+			    &found) : NULL;
+			any |= t != NULL;
+			if (t == NULL || !t->tainted || g->tainted)
+				continue;
+			g->tainted = 1;
+			for (j = 0; j < g->nparts; j++)
+				if (g->parts[j].state == DRA_PART_FREE)
+					g->parts[j].state = DRA_PART_TAINTED;
+			if (g->nparts == 0) {
+				/* Room for one: dra_gpu_map_plan. */
+				p = &g->parts[g->nparts++];
+				memset(p, 0, sizeof *p);
+				p->device = g->name;
+				p->size = g->nslices;
+				p->compute = g->compute_total;
+				p->state = DRA_PART_TAINTED;
+				plan->nparts++;
+			}
+		}
+		if (any)
+			common++;
+	}
+	return common;
 }
 
 void

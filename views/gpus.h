@@ -189,6 +189,9 @@ struct dra_gpu_map *dra_gpu_map(const struct kube_snapshot *s,
  * DRA_PART_ALLOCATED with their claim, `spare` ones DRA_PART_FREE.
  * Compute slices of a GPU: spec.inventory.models[].computeSlices of
  * its model (and mode), else the catalogue's, else its memory slices.
+ * A GPU in mode "whole" whose instances are whole GPUs (or none) is
+ * one slice and one compute unit, as dra_gpu_map draws a whole GPU,
+ * and without an instance it has one DRA_PART_FREE part.
  * A plan without a layout (infeasible) gives an empty map.  The
  * document is read by plan-read.c's pv_read (the same checks as the
  * plan table and SVG); plan is borrowed and may be deleted after:
@@ -198,6 +201,20 @@ struct dra_gpu_map *dra_gpu_map(const struct kube_snapshot *s,
  */
 struct dra_gpu_map *dra_gpu_map_plan(const struct cJSON *plan,
 	    struct dra_err *err);
+
+/*
+ * Match plan (a map of dra_gpu_map_plan) with today (a map of
+ * dra_gpu_map, or NULL) by node and GPU name: a GPU tainted today is
+ * tainted in the plan too (the planner puts nothing new there, and a
+ * plan document does not say it), drawn as today's map draws it: its
+ * free parts DRA_PART_TAINTED, and a GPU without parts one
+ * DRA_PART_TAINTED part over all its slices.  Counts and utilization
+ * do not change.  Returns how many of the plan's nodes today's map has
+ * a GPU of (0: the plan is for other nodes, such as a synthetic fleet
+ * of `kubectl dra plan --fleet`).  Call it once per plan map.
+ */
+size_t	dra_gpu_map_match(struct dra_gpu_map *plan,
+	    const struct dra_gpu_map *today);
 
 /* Free m; NULL is a no-op. */
 void	dra_gpu_map_free(struct dra_gpu_map *m);

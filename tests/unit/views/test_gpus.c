@@ -937,6 +937,109 @@ test_plan(void **state)
 	cJSON_Delete(doc);
 }
 
+/*
+ * A plan of the example cluster: whole GPUs kept whole are whole on
+ * the plan's map too (1 slice, 1/1, not 8 slices and 7/7), a free one
+ * a free whole part; matched with today's map, the tainted GPU is
+ * tainted on the plan's side, and every node is in common.  A fleet's
+ * plan has no node in common with the example.
+ */
+static void
+test_plan_whole_tainted(void **state)
+{
+	struct kube_snapshot	*s;
+	struct plan_inventory	*inv;
+	struct plan_warnings	 warn;
+	struct plan_demand	*d;
+	struct plan_result	*r;
+	struct dra_plan_input	 in;
+	struct dra_gpu_map	*today, *m;
+	struct dra_err		 err;
+	const struct dra_gpu	*g;
+	const cJSON		*n, *jg, *jin;
+	cJSON			*doc;
+	size_t			 nfree = 0, nheld = 0;
+
+	(void)state;
+	s = load_file(SOURCE_DIR "/examples/cluster.yaml");
+	if (plan_inventory_from_snapshot(s, &inv, &warn, &err) != KUBE_OK)
+		fail_msg("inventory: %s", err.msg);
+	plan_warnings_free(&warn);
+	if (plan_demand_parse("demand.yaml", demand, strlen(demand), &d,
+	    &err) != KUBE_OK)
+		fail_msg("demand: %s", err.msg);
+	if (plan_solve(inv, d, NULL, &r, &err) != KUBE_OK)
+		fail_msg("solve: %s", err.msg);
+	memset(&in, 0, sizeof in);
+	in.inv = inv;
+	in.demand = d;
+	in.result = r;
+	doc = dra_plan_document(&in);
+	plan_result_free(r);
+	plan_demand_free(d);
+	plan_inventory_free(inv);
+	m = dra_gpu_map_plan(doc, &err);
+	if (m == NULL)
+		fail_msg("plan map: %s", err.msg);
+	/* Every whole-mode GPU of the document kept whole. */
+	cJSON_ArrayForEach(n, get(get(doc, "status"), "layout")) {
+		cJSON_ArrayForEach(jg, get(n, "gpus")) {
+			if (strcmp(get(jg, "mode")->valuestring, "whole") != 0)
+				continue;
+			jin = get(jg, "instances");
+			if (cJSON_GetArraySize(jin) > 1 ||
+			    (cJSON_GetArraySize(jin) == 1 && strcmp(get(
+			    jin->child, "profile")->valuestring, "gpu") != 0))
+				continue;
+			g = gpu_of(m, get(n, "node")->valuestring,
+			    get(jg, "name")->valuestring);
+			assert_string_equal(g->mode, "whole");
+			assert_int_equal(g->nslices, 1);
+			assert_int_equal(g->compute_total, 1);
+			assert_int_equal(g->nparts, 1);
+			assert_int_equal(g->parts[0].start, 0);
+			assert_int_equal(g->parts[0].size, 1);
+			if (cJSON_GetArraySize(jin) == 0) {
+				part_is(g, 0, g->name, NULL, 0, 1, 1,
+				    DRA_PART_FREE, NULL);
+				near(g->util, 0);
+				nfree++;
+			} else {
+				assert_int_equal(g->compute_used, 1);
+				near(g->util, 1);
+				nheld++;
+			}
+		}
+	}
+	/* ddp-trainer's GPUs stay as they run. */
+	part_is(gpu_of(m, "gpu-node-1", "gpu-0"), 0, "gpu-0", NULL, 0, 1, 1,
+	    DRA_PART_ALLOCATED, "team-a/ddp-trainer-0-gpus");
+	assert_int_equal(nheld, 6);
+	assert_true(nfree >= 1);
+	/* Today's taint comes over. */
+	g = gpu_of(m, "gpu-node-4", "gpu-3");
+	assert_int_equal(g->tainted, 0);
+	today = map_of(s, NULL);
+	assert_int_equal(dra_gpu_map_match(m, today), 4);
+	assert_int_equal(g->tainted, 1);
+	assert_int_equal(g->nparts, 1);
+	assert_int_equal(g->parts[0].state, DRA_PART_TAINTED);
+	assert_int_equal(gpu_of(m, "gpu-node-4", "gpu-2")->tainted, 0);
+	dra_gpu_map_free(m);
+	cJSON_Delete(doc);
+
+	/* A fleet (h100-80gb-0): nothing in common. */
+	doc = make_plan();
+	m = dra_gpu_map_plan(doc, &err);
+	assert_non_null(m);
+	assert_int_equal(dra_gpu_map_match(m, today), 0);
+	assert_int_equal(dra_gpu_map_match(m, NULL), 0);
+	dra_gpu_map_free(m);
+	cJSON_Delete(doc);
+	dra_gpu_map_free(today);
+	kube_snapshot_free(s);
+}
+
 /* Set field key of the first GPU (or its first instance) to v. */
 static cJSON *
 broken(const char *where, const char *key, cJSON *v)
@@ -1013,6 +1116,7 @@ main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_plan_malformed),
+		cmocka_unit_test(test_plan_whole_tainted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
