@@ -1243,7 +1243,7 @@ test_no_color(void **state)
 	assert_int_equal(tui_screen_open(&scr, in, out, "xterm-256color", 0,
 	    0, 0, &err), KUBE_OK);
 	assert_int_equal(scr.colour, 0);
-	assert_int_equal(tui_attr(TUI_C_SELECTED), A_REVERSE);
+	assert_int_equal(tui_attr(TUI_C_SELECTED), A_REVERSE | A_BOLD);
 	tui_screen_close(&scr);
 	setenv("NO_COLOR", "", 1);
 	assert_int_equal(tui_screen_open(&scr, in, out, "xterm-256color", 1,
