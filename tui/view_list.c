@@ -6,7 +6,8 @@
  * Each shows the table views/ builds for `kubectl dra get` (the same
  * columns and rows), built once per snapshot for the namespace on
  * show, through the one list widget (listview.c).  Enter describes the
- * selected object, y shows its YAML and w explains a pending claim.
+ * selected object, y shows its YAML and w explains a pending claim
+ * or what a new claim from a template would get.
  */
 #include "tui-int.h"
 
@@ -362,9 +363,20 @@ list_key(struct tui_view *v, enum tui_action a, int key)
 	case TUI_A_WHY:
 		if (row == NULL || d->contexts)
 			return TUI_REDRAW;
+		if (d->kind == DRA_KIND_TEMPLATE) {
+			/* What a new claim from the template would get. */
+			if (tui_row_target(d->table, row, &da, buf,
+			    sizeof buf) != 0)
+				return TUI_REDRAW;
+			da.what = TUI_D_WHY;
+			da.kind = DRA_KIND_TEMPLATE;
+			tui_open_detail(t, &da);
+			return TUI_REDRAW;
+		}
 		if (d->kind != DRA_KIND_CLAIM) {
-			tui_status(t, 1, "w explains claims: select a pending "
-			    "claim in :claims, or :why pod/NAME");
+			tui_status(t, 1, "w explains claims and templates: "
+			    "select a pending claim in :claims or a template "
+			    "in :templates, or :why pod/NAME");
 			return TUI_REDRAW;
 		}
 		if (((const struct kube_claim *)row->obj)->allocated) {

@@ -548,6 +548,24 @@ test_why_template(void **state)
 	tui_free(t);
 }
 
+/* w on the templates list explains what a new claim would get. */
+static void
+test_why_template_key(void **state)
+{
+	struct tui	*t = new_ui("templates", 40, 120);
+	struct tui_view	*v;
+	char		 buf[256];
+
+	(void)state;
+	keys(t, "w");
+	v = tui_top(t);
+	assert_ptr_equal(v->type, &tui_view_text);
+	assert_string_equal(t->status, "");
+	assert_string_equal(v->type->title(v, buf, sizeof buf),
+	    "why template team-a/gpu-template");
+	tui_free(t);
+}
+
 /* ---- 17: the help's columns ---------------------------------------- */
 
 /*
@@ -699,6 +717,7 @@ main(void)
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_ns_unknown),
 		cmocka_unit_test(test_why_template),
+		cmocka_unit_test(test_why_template_key),
 		cmocka_unit_test(test_help_columns),
 		cmocka_unit_test(test_mono),
 	};
