@@ -56,6 +56,11 @@ const struct tui_binding tui_list_keys[] = {
 	{ { 'A', 0 }, "A", "sort by age", TUI_A_SORT_AGE },
 	{ { TUI_CTRL('w'), 0 }, "ctrl-w", "wide columns on/off",
 	    TUI_A_WIDE },
+	{ { KEY_LEFT, 'h', 0 }, "Left, h", "scroll the columns left",
+	    TUI_A_LEFT },
+	{ { KEY_RIGHT, 'l', 0 }, "Right, l",
+	    "scroll the columns right (the title says +N columns)",
+	    TUI_A_RIGHT },
 	{ { 0 }, NULL, NULL, TUI_A_NONE }
 };
 

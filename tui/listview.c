@@ -35,6 +35,7 @@
 
 #define COL_GAP	2
 #define COL_MIN	10	/* narrower is no use: the column goes */
+#define NAME_MAX	48	/* a name column at most (and 40%) */
 
 /*
  * A row being sorted: its key's first 8 bytes as a big-endian number
@@ -70,6 +71,10 @@ static int	shrink_columns(const struct tui_listview *, int *, int, int,
 		    int);
 static int	name_column(const struct dra_table *, size_t);
 static int	col_priority(const struct dra_table *, size_t);
+static int	want_width(const struct tui_listview *, size_t, int);
+static size_t	pinned_columns(const struct dra_table *);
+static int	layout_scrolled(const struct tui_listview *, int,
+		    const int *, int *);
 
 void
 tui_lv_init(struct tui_listview *lv)
@@ -738,8 +743,9 @@ name_column(const struct dra_table *t, size_t c)
 }
 
 /*
- * Which columns go first when the screen is narrow: 0 first, then 1;
- * the names (2) only when nothing else is left.
+ * Which columns go first when the screen is narrow: 0 first (the -o
+ * wide extras), then 1, 2; the names (3) only when nothing else is
+ * left.
  */
 static int
 col_priority(const struct dra_table *t, size_t c)
@@ -749,26 +755,101 @@ col_priority(const struct dra_table *t, size_t c)
 	size_t	i;
 
 	if (name_column(t, c))
-		return 2;
+		return 3;
 	for (i = 0; keep[i] != NULL; i++) {
 		if (strcmp(t->columns[c].name, keep[i]) == 0)
-			return 1;
+			return 2;
 	}
-	return 0;
+	/* The -o wide extras go before the columns get shows. */
+	return (t->columns[c].flags & DRA_COL_WIDE) != 0 ? 0 : 1;
 }
 
-void
+/* The width column c wants in a list width columns wide (see
+   tui_lv_layout). */
+static int
+want_width(const struct tui_listview *lv, size_t c, int width)
+{
+	const struct dra_table	*t = lv->table;
+	int			 w = lv->natw[c], head, cap;
+
+	head = tui_strwidth(t->columns[c].name);
+	if (name_column(t, c)) {
+		cap = width * 2 / 5;
+		if (cap > NAME_MAX)
+			cap = NAME_MAX;
+		if (cap < head)
+			cap = head;
+		if (w > cap)
+			w = cap;
+	}
+	if ((int)c == lv->sort_col && w < head + 1)
+		w = head + 1;	/* the arrow */
+	return w;
+}
+
+/* The columns that stay when the list scrolls sideways. */
+static size_t
+pinned_columns(const struct dra_table *t)
+{
+	if (t->ncolumns > 1 && strcmp(t->columns[0].name, "NAMESPACE") == 0)
+		return 2;
+	return t->ncolumns > 0 ? 1 : 0;
+}
+
+/* The scrolled layout (lv->left > 0); returns the width used. */
+static int
+layout_scrolled(const struct tui_listview *lv, int width, const int *nat,
+    int *out)
+{
+	const struct dra_table	*t = lv->table;
+	size_t			 c, n = t->ncolumns, pin = pinned_columns(t);
+	int			 total = 0, shown = 0, gap, room, head, minw;
+
+	for (c = 0; c < n; c++)
+		out[c] = 0;
+	for (c = 0; c < pin; c++) {
+		out[c] = nat[c];
+		total += nat[c] + (shown++ > 0 ? COL_GAP : 0);
+	}
+	for (c = pin + (size_t)lv->left - 1; c < n; c++) {
+		gap = shown > 0 ? COL_GAP : 0;
+		room = width - total - gap;
+		if (nat[c] <= room) {
+			out[c] = nat[c];
+			total += nat[c] + gap;
+			shown++;
+			continue;
+		}
+		head = tui_strwidth(t->columns[c].name);
+		minw = head > COL_MIN ? head : COL_MIN;
+		if (minw > nat[c])
+			minw = nat[c];
+		if (room >= minw) {
+			out[c] = room;
+			total = width;
+		}
+		break;
+	}
+	return total;
+}
+
+int
 tui_lv_layout(const struct tui_listview *lv, int width, int *out)
 {
 	const struct dra_table	*t = lv->table;
 	size_t			 c, n, drop;
-	int			 total, need, shown, pass, minw, head;
+	int			 total, need, shown, pass, minw, head, hidden;
+	int			 nat[DRA_TABLE_MAXCOLS];
 
 	if (t == NULL)
-		return;
+		return 0;
 	n = t->ncolumns;
 	for (c = 0; c < n; c++)
-		out[c] = lv->natw[c];
+		out[c] = nat[c] = want_width(lv, c, width);
+	if (lv->left > 0) {
+		total = layout_scrolled(lv, width, nat, out);
+		goto fit;
+	}
 	/*
 	 * A column cut below COL_MIN columns (or its header) says
 	 * nothing: leave whole columns out instead, the least important
@@ -785,8 +866,8 @@ tui_lv_layout(const struct tui_listview *lv, int width, int *out)
 			/* Names are kept whole as long as anything else
 			   can go. */
 			if (name_column(t, c))
-				minw = lv->natw[c];
-			need += lv->natw[c] < minw ? lv->natw[c] : minw;
+				minw = nat[c];
+			need += nat[c] < minw ? nat[c] : minw;
 			shown++;
 		}
 		need += shown > 0 ? (shown - 1) * COL_GAP : 0;
@@ -798,8 +879,7 @@ tui_lv_layout(const struct tui_listview *lv, int width, int *out)
 				continue;
 			if (drop == n || col_priority(t, c) <
 			    col_priority(t, drop) || (col_priority(t, c) ==
-			    col_priority(t, drop) && lv->natw[c] >=
-			    lv->natw[drop]))
+			    col_priority(t, drop) && nat[c] >= nat[drop]))
 				drop = c;
 		}
 		out[drop] = 0;
@@ -812,6 +892,7 @@ tui_lv_layout(const struct tui_listview *lv, int width, int *out)
 		total += out[c] + (shown > 0 ? COL_GAP : 0);
 		shown++;
 	}
+fit:
 	/*
 	 * Water-filling: the widest columns shrink together to the width
 	 * of the next widest, until everything fits; no column below its
@@ -826,6 +907,35 @@ tui_lv_layout(const struct tui_listview *lv, int width, int *out)
 		total -= out[c] + COL_GAP;
 		out[c] = 0;
 	}
+	hidden = 0;
+	for (c = 0; c < n; c++) {
+		if (out[c] == 0)
+			hidden++;
+	}
+	return hidden;
+}
+
+int
+tui_lv_side(struct tui_listview *lv, int delta, int width)
+{
+	const struct dra_table	*t = lv->table;
+	int			 out[DRA_TABLE_MAXCOLS], old = lv->left;
+	size_t			 n;
+
+	if (t == NULL || t->ncolumns == 0 || width <= 0)
+		return 0;
+	n = t->ncolumns;
+	if (delta < 0) {
+		if (lv->left > 0)
+			lv->left--;
+	} else if (delta > 0) {
+		/* Further only while a column is hidden on the right. */
+		if (tui_lv_layout(lv, width, out) > 0 && (lv->left == 0 ||
+		    out[n - 1] == 0) && (size_t)lv->left < n -
+		    pinned_columns(t))
+			lv->left++;
+	}
+	return lv->left != old ? TUI_REDRAW : 0;
 }
 
 void
@@ -850,8 +960,8 @@ tui_lv_draw(struct tui_listview *lv, WINDOW *w, int y, int x, int h,
 {
 	const struct dra_table	*t = lv->table;
 	const struct tui_glyphs	*g = tui_glyphs();
-	int			 widths[DRA_TABLE_MAXCOLS], cx, first;
-	char			 head[64];
+	int			 widths[DRA_TABLE_MAXCOLS], cx, first, aw, used;
+	const char		*arrow;
 	size_t			 c, i, r;
 	attr_t			 a;
 
@@ -878,11 +988,22 @@ tui_lv_draw(struct tui_listview *lv, WINDOW *w, int y, int x, int h,
 		}
 		first = 0;
 		if ((int)c == lv->sort_col) {
-			snprintf(head, sizeof head, "%s%s",
-			    t->columns[c].name, lv->sort_desc ? g->down :
-			    g->up);
+			/* The arrow stays; the name is cut before it. */
+			arrow = lv->sort_desc ? g->down : g->up;
+			aw = tui_strwidth(arrow);
 			wattrset(w, tui_attr(TUI_C_SORTHEAD));
-			cx += tui_addfit(w, head, widths[c], 1, 0);
+			if (widths[c] > aw) {
+				cx += tui_addfit(w, t->columns[c].name,
+				    widths[c] - aw < tui_strwidth(
+				    t->columns[c].name) ? widths[c] - aw :
+				    tui_strwidth(t->columns[c].name), 0, 0);
+				cx += tui_addfit(w, arrow, aw, 0, 0);
+				used = tui_strwidth(t->columns[c].name) + aw;
+				if (used < widths[c])
+					cx += tui_addfit(w, "", widths[c] -
+					    used, 1, 0);
+			} else
+				cx += tui_addfit(w, arrow, widths[c], 1, 0);
 			wattrset(w, tui_attr(TUI_C_COLHEAD));
 		} else
 			cx += tui_addfit(w, t->columns[c].name, widths[c], 1,

@@ -372,6 +372,13 @@ struct tui_listview {
 	size_t			 top;		/* first row shown */
 	int			 height;	/* rows shown by the last
 						   layout (a page) */
+	int			 width;		/* columns of the last
+						   layout */
+	int			 left;		/* 0: the columns fitted
+						   (tui_lv_layout); k > 0:
+						   scrolled sideways, the
+						   pinned columns then the
+						   others from the k-th */
 	char			 selkey[512];	/* key of the selection */
 };
 
@@ -425,13 +432,31 @@ const struct dra_row *tui_lv_selected(const struct tui_listview *lv);
 /*
  * Fit the columns into width screen columns: the widths each column
  * gets in out (ncolumns long; 0 hides a column).  Columns are
- * separated by 2 blanks.  When even 10 columns each (or the header,
- * or less when the cells are narrower) do not fit, whole columns are
- * left out, the least important first (names never, STATE, CLAIM, AGE,
+ * separated by 2 blanks.  A name column (NAME, NAMESPACE, a device's
+ * DEVICE, a pool's POOL) is given at most 40% of width and never more
+ * than 48 columns (its header at least), so a long name does not push
+ * every other column out (the whole name is in describe); the sorted
+ * column one more for its arrow.  With lv->left 0, when even 10
+ * columns each (or the header, or less when the cells are narrower) do
+ * not fit, whole columns are left out, the least important first (the
+ * -o wide columns, then the others; names never, STATE, CLAIM, AGE,
  * quota figures last), the widest of equals first; then the widest
- * columns shrink together, names last, none below its header.
+ * columns shrink together, names last, none below its header.  With
+ * lv->left k > 0 (scrolled sideways), the pinned columns (the first,
+ * and the second when the first is NAMESPACE) stay and the others
+ * follow in table order from the k-th, as many as fit.  Returns how
+ * many columns are hidden.
  */
-void	tui_lv_layout(const struct tui_listview *lv, int width, int *out);
+int	tui_lv_layout(const struct tui_listview *lv, int width, int *out);
+
+/*
+ * Scroll the columns sideways by delta (Left -1, Right 1) for a list
+ * width columns wide: from the fitted layout Right starts the scrolled
+ * one at the first column not pinned; Right stops once the last column
+ * is shown, Left at the fitted layout.  Returns TUI_REDRAW when it
+ * moved, else 0.
+ */
+int	tui_lv_side(struct tui_listview *lv, int delta, int width);
 
 /* Row colour hook of a view: the colour of a row, or TUI_C_NORMAL. */
 typedef enum tui_colour (*tui_row_colour_fn)(const struct dra_table *,

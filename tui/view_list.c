@@ -211,7 +211,7 @@ list_scroll(struct tui_view *v, int h, int w)
 {
 	struct list_data	*d = v->data;
 
-	(void)w;
+	d->lv.width = w;
 	tui_lv_scroll(&d->lv, h);
 }
 
@@ -232,9 +232,12 @@ list_title(struct tui_view *v, char *buf, size_t len)
 {
 	struct list_data	*d = v->data;
 	const char		*ns = tui_namespace(v->tui);
-	size_t			 total;
+	size_t			 total, o;
+	int			 widths[DRA_TABLE_MAXCOLS], hidden = 0;
 
 	total = d->table != NULL ? d->table->nrows : 0;
+	if (d->table != NULL && d->lv.width > 0)
+		hidden = tui_lv_layout(&d->lv, d->lv.width, widths);
 	if (d->contexts || d->kind >= DRA_KIND_COUNT ||
 	    !dra_kinds[d->kind].namespaced)
 		ns = NULL;
@@ -248,6 +251,12 @@ list_title(struct tui_view *v, char *buf, size_t len)
 		snprintf(buf, len, "%s%s%s%s[%zu]", v->type->name,
 		    ns != NULL ? "(" : "", ns != NULL ? ns : "",
 		    ns != NULL ? ")" : "", total);
+	/* Columns the width hides, and how to reach them. */
+	o = strlen(buf);
+	if (hidden > 0 && o < len)
+		snprintf(buf + o, len - o, " +%d column%s, %s", hidden,
+		    hidden == 1 ? "" : "s", strcmp(tui_glyphs()->up, "^") ==
+		    0 ? "h/l" : "\xe2\x86\x90/\xe2\x86\x92");
 	return buf;
 }
 
@@ -424,10 +433,15 @@ list_key(struct tui_view *v, enum tui_action a, int key)
 		tui_lv_sort(&d->lv, col, d->lv.sort_col == col ?
 		    !d->lv.sort_desc : 0);
 		return TUI_REDRAW;
+	case TUI_A_LEFT:
+		return tui_lv_side(&d->lv, -1, d->lv.width) | TUI_REDRAW;
+	case TUI_A_RIGHT:
+		return tui_lv_side(&d->lv, 1, d->lv.width) | TUI_REDRAW;
 	case TUI_A_WIDE:
 		if (d->contexts)
 			return TUI_REDRAW;
 		d->wide = !d->wide;
+		d->lv.left = 0;
 		if (t->snap != NULL)
 			list_update(v, t->snap);
 		tui_status(t, 0, "wide columns %s", d->wide ? "on" : "off");

@@ -212,11 +212,38 @@ test_listview_filter_sort(void **state)
 		}
 		assert_int_equal(total, 80);
 	}
-	/* A very narrow screen: the names still first. */
-	tui_lv_layout(&lv, 40, w);
+	/* A very narrow screen: the names still first, NAME cut to 40%
+	   of the width (16), so AGE still fits; five hidden. */
+	assert_int_equal(tui_lv_layout(&lv, 40, w), 5);
+	assert_int_equal(w[0], 9);
+	assert_int_equal(w[1], 16);
+	assert_int_equal(w[7], 5);
+	assert_int_equal(w[2] + w[3] + w[4] + w[5] + w[6], 0);
+	/* Scrolled sideways: NAMESPACE and NAME stay, the others follow
+	   from STATE, then from REQUESTS; no further once AGE shows. */
+	assert_int_equal(tui_lv_side(&lv, 1, 80), TUI_REDRAW);
+	assert_int_equal(lv.left, 1);
+	assert_int_equal(tui_lv_layout(&lv, 80, w), 4);
 	assert_int_equal(w[0], 9);
 	assert_int_equal(w[1], 26);
-	assert_int_equal(w[2] + w[3] + w[4] + w[5] + w[6] + w[7], 0);
+	assert_int_equal(w[2], 18);	/* STATE, whole */
+	assert_true(w[3] > 0);		/* REQUESTS */
+	assert_int_equal(tui_lv_side(&lv, 1, 80), TUI_REDRAW);
+	tui_lv_layout(&lv, 80, w);
+	assert_int_equal(w[2], 0);
+	assert_true(w[3] > 0);
+	while (tui_lv_side(&lv, 1, 80) != 0)
+		;
+	tui_lv_layout(&lv, 80, w);
+	assert_int_equal(w[7], 5);	/* AGE: the last column shows */
+	assert_int_equal(w[0], 9);
+	assert_int_equal(w[1], 26);
+	/* Left goes back to the fitted layout and stops there. */
+	while (tui_lv_side(&lv, -1, 80) != 0)
+		;
+	assert_int_equal(lv.left, 0);
+	assert_int_equal(tui_lv_layout(&lv, 80, w), 2);
+	assert_int_equal(w[3] + w[4], 0);
 
 	tui_lv_free(&lv);
 	dra_table_free(t);
@@ -1128,7 +1155,8 @@ test_draw(void **state)
 	assert_string_equal(line, " Namespace: all   Claims: 13 (2 pending)"
 	    "   Devices: 258 (13 allocated)");
 	tui_screen_line(2, line, sizeof line);
-	assert_non_null(strstr(line, " claims(all)[13] "));
+	assert_non_null(strstr(line, " claims(all)[13] +2 columns, "
+	    "\xe2\x86\x90/\xe2\x86\x92 "));
 	tui_screen_line(3, line, sizeof line);
 	assert_string_equal(line, "NAMESPACE  NAME                        "
 	    "STATE       NODE        PODS        AGE");

@@ -566,6 +566,151 @@ test_why_template_key(void **state)
 	tui_free(t);
 }
 
+/* ---- columns: long names, hidden columns, the sort arrow ---------- */
+
+/* The example with a claim whose name is 233 characters long. */
+static struct kube_snapshot *
+load_long(void)
+{
+	struct kube_snapshot	*s = kube_snapshot_new();
+	struct dra_err		 err;
+	char			 name[234], doc[1024];
+	cJSON			*obj;
+
+	memset(name, 'x', 233);
+	name[233] = '\0';
+	snprintf(doc, sizeof doc, "{\"apiVersion\": \"resource.k8s.io/v1\", "
+	    "\"kind\": \"ResourceClaim\", \"metadata\": {\"name\": \"%s\", "
+	    "\"namespace\": \"team-a\", \"uid\": \"u-long\", "
+	    "\"creationTimestamp\": \"2026-11-29T16:31:19Z\"}, \"spec\": "
+	    "{\"devices\": {\"requests\": [{\"name\": \"gpu\", \"exactly\": "
+	    "{\"deviceClassName\": \"gpu.nvidia.com\"}}]}}}", name);
+	dra_err_clear(&err);
+	if (kube_snapshot_load_file(s, EXAMPLE, &err) != KUBE_OK)
+		fail_msg("%s", err.msg);
+	obj = cJSON_Parse(doc);
+	assert_non_null(obj);
+	if (kube_snapshot_add(s, obj, NULL, NULL, &err) != KUBE_OK)
+		fail_msg("%s", err.msg);
+	cJSON_Delete(obj);
+	kube_snapshot_finish(s);
+	s->now = 1795997700;
+	return s;
+}
+
+static struct tui *
+long_ui(int lines, int cols)
+{
+	struct tui_opts	 o;
+	struct tui	*t;
+
+	memset(&o, 0, sizeof o);
+	o.view = "claims";
+	t = tui_new(&o, NULL);
+	tui_resize(t, lines, cols);
+	tui_set_snapshot(t, load_long());
+	tui_prepare(t);
+	return t;
+}
+
+/*
+ * A 233-character name takes at most 40% of the width (48 columns at
+ * most): at 120 and 300 columns every other column stays.
+ */
+static void
+test_long_name(void **state)
+{
+	struct scr	 sc;
+	struct tui	*t;
+	const char	*l;
+
+	(void)state;
+	scr_open(&sc, 40, 120, 0);
+	t = long_ui(40, 120);
+	l = drawn(t, 3);
+	assert_non_null(strstr(l, "NAMESPACE  NAME  "));
+	assert_non_null(strstr(l, "  STATE  "));
+	assert_non_null(strstr(l, "  REQUESTS  "));
+	assert_non_null(strstr(l, "  NODE  "));
+	assert_non_null(strstr(l, "  PODS  "));
+	assert_non_null(strstr(l, "  AGE"));
+	/* DEVICES is the one left out, and the title says so. */
+	assert_non_null(strstr(drawn(t, 2), "[14] +1 column, "));
+	/* NAME is 48 columns wide: STATE starts at 9 + 2 + 48 + 2. */
+	l = drawn(t, 3);
+	assert_int_equal(strstr(l, "STATE") - l, 61);
+	tui_free(t);
+	resizeterm(40, 300);
+	t = long_ui(40, 300);
+	l = drawn(t, 3);
+	assert_non_null(strstr(l, "  DEVICES  "));
+	assert_non_null(strstr(l, "  PODS  "));
+	assert_int_equal(strstr(l, "STATE") - l, 61);
+	tui_free(t);
+	scr_close(&sc);
+}
+
+/*
+ * At 80x24 the title says how many columns are hidden, and Right / l
+ * scrolls them in with NAMESPACE and NAME kept; ctrl-w hides the wide
+ * extras first, not DEVICES.
+ */
+static void
+test_hidden_columns(void **state)
+{
+	struct scr	 sc;
+	struct tui	*t;
+	const char	*l;
+
+	(void)state;
+	scr_open(&sc, 24, 80, 0);
+	t = new_ui("claims", 24, 80);
+	assert_non_null(strstr(drawn(t, 2), "claims(all)[13] +2 columns, "
+	    "\xe2\x86\x90/\xe2\x86\x92"));
+	assert_null(strstr(drawn(t, 3), "DEVICES"));
+	keys(t, "l");
+	l = drawn(t, 3);
+	assert_non_null(strstr(l, "NAMESPACE  NAME "));
+	assert_non_null(strstr(l, "REQUESTS"));
+	keys(t, "ll");
+	assert_non_null(strstr(drawn(t, 3), "DEVICES"));
+	keys(t, "hhh");
+	assert_null(strstr(drawn(t, 3), "DEVICES"));
+	tui_free(t);
+	/* Wide at 120: DEVICES stays, REQUEST and TEMPLATE wait right. */
+	resizeterm(40, 120);
+	t = new_ui("claims", 40, 120);
+	tui_key(t, TUI_CTRL('w'));
+	l = drawn(t, 3);
+	assert_non_null(strstr(l, "DEVICES"));
+	assert_non_null(strstr(l, "PODS"));
+	assert_non_null(strstr(drawn(t, 2), "+2 columns"));
+	tui_free(t);
+	scr_close(&sc);
+}
+
+/* The sort arrow shows whole in a column as narrow as its header. */
+static void
+test_sort_arrow(void **state)
+{
+	struct scr	 sc;
+	struct tui	*t;
+	const char	*l;
+
+	(void)state;
+	scr_open(&sc, 24, 80, 0);
+	t = new_ui("claims", 24, 80);
+	keys(t, ">");
+	l = drawn(t, 3);
+	assert_memory_equal(l, "NAMESPACE\xe2\x86\x91", 12);
+	keys(t, "A");
+	assert_non_null(strstr(drawn(t, 3), "AGE\xe2\x86\x91"));
+	keys(t, "A");
+	assert_non_null(strstr(drawn(t, 3), "AGE\xe2\x86\x93"));
+	tui_free(t);
+	scr_close(&sc);
+}
+
 /* ---- 17: the help's columns ---------------------------------------- */
 
 /*
@@ -718,6 +863,9 @@ main(void)
 		cmocka_unit_test(test_ns_unknown),
 		cmocka_unit_test(test_why_template),
 		cmocka_unit_test(test_why_template_key),
+		cmocka_unit_test(test_long_name),
+		cmocka_unit_test(test_hidden_columns),
+		cmocka_unit_test(test_sort_arrow),
 		cmocka_unit_test(test_help_columns),
 		cmocka_unit_test(test_mono),
 	};
