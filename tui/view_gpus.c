@@ -386,7 +386,18 @@ static void
 gpus_draw(struct tui_view *v, int y, int x, int h, int w)
 {
 	struct gpus_data	*d = v->data;
+	char			 msg[300];
+	int			 i;
 
+	if (d->filtered && shown(d)->ngpus == 0 && d->map->ngpus > 0) {
+		/* The filter kept nothing: say so, not "no GPUs". */
+		snprintf(msg, sizeof msg, " no GPU matches /%s", d->m.text);
+		for (i = 0; i < h; i++) {
+			move(y + i, x);
+			tui_addfit(stdscr, i == 0 ? msg : "", w, 1, 0);
+		}
+		return;
+	}
 	tui_gpumap_draw_cols(shown(d), y, x, h, w, d->top, (long)d->sel,
 	    d->selpart, tui_namespace(v->tui), d->namew, d->modelw);
 }
@@ -428,7 +439,9 @@ gpus_filter(struct tui_view *v, const char *text)
 	if (strcmp(copy, d->m.text) == 0)
 		return 0;	/* the same GPUs */
 	narrow = d->gmatch != NULL && tui_match_narrows(&d->m, copy);
-	tui_match_set(&d->m, copy);
+	if (tui_match_set(&d->m, copy) == TUI_FILTER_LITERAL)
+		tui_status(v->tui, 0, "not a valid regular expression: "
+		    "matching \"%s\" as text", copy);
 	apply_filter(d, narrow);
 	restore(d);
 	return 0;

@@ -711,6 +711,25 @@ test_sort_arrow(void **state)
 	scr_close(&sc);
 }
 
+/* The GPU view's filter: nothing kept, or not a regex, is said. */
+static void
+test_gpu_filter_messages(void **state)
+{
+	struct scr	 sc;
+	struct tui	*t;
+
+	(void)state;
+	scr_open(&sc, 40, 120, 0);
+	t = new_ui("gpus", 40, 120);
+	keys(t, "/zzzz\r");
+	assert_string_equal(drawn(t, 3), " no GPU matches /zzzz");
+	keys(t, "\x1b/(x\r");
+	assert_string_equal(t->status, "not a valid regular expression: "
+	    "matching \"(x\" as text");
+	tui_free(t);
+	scr_close(&sc);
+}
+
 /* ---- 17: the help's columns ---------------------------------------- */
 
 /*
@@ -866,6 +885,7 @@ main(void)
 		cmocka_unit_test(test_long_name),
 		cmocka_unit_test(test_hidden_columns),
 		cmocka_unit_test(test_sort_arrow),
+		cmocka_unit_test(test_gpu_filter_messages),
 		cmocka_unit_test(test_help_columns),
 		cmocka_unit_test(test_mono),
 	};
