@@ -376,9 +376,13 @@ tui_gpumap_draw_cols(const struct dra_gpu_map *map, int y, int x, int h,
 			snprintf(line, sizeof line, "  %zu GPU%s  util ",
 			    nd->ngpus, nd->ngpus == 1 ? "" : "s");
 			used += tui_addfit(stdscr, line, w - used, 0, 0);
-			attrset(tui_attr(tui_util_colour(nd->util)));
+			/* Selected: one attribute across the whole line. */
+			attrset(tui_attr((long)l == sel ? TUI_C_SELECTED :
+			    tui_util_colour(nd->util)));
 			snprintf(line, sizeof line, "%.0f%%", nd->util * 100);
-			tui_addfit(stdscr, line, w - used, 0, 0);
+			used += tui_addfit(stdscr, line, w - used, 0, 0);
+			if ((long)l == sel && used < w)
+				tui_addfit(stdscr, "", w - used, 1, 0);
 			attrset(tui_attr(TUI_C_NORMAL));
 		}
 		if (++k > nd->ngpus) {

@@ -864,6 +864,15 @@ test_mono(void **state)
 	x = (int)(strstr(tui_screen_line(y, line, sizeof line),
 	    "|whole ddp") - line) + 1;
 	assert_int_equal(attr_at(y, x), A_UNDERLINE);
+	/* The selected node line: its utilization and the blanks after
+	   it too (it kept the utilization's attribute, unpadded). */
+	tui_key(t, 'k');
+	tui_prepare(t);
+	tui_draw(t);
+	y = find_line("gpu-node-1  8 GPUs  util 75%");
+	assert_int_equal(y, 3);
+	for (x = 0; x < 100; x++)
+		assert_int_equal(attr_at(y, x), A_REVERSE | A_BOLD);
 	scr_close(&sc);
 	tui_free(t);
 }
