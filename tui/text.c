@@ -13,7 +13,7 @@
  * plain ASCII word becomes a substring search on text lower-cased once
  * per table, which glibc's REG_ICASE would otherwise redo with towupper
  * on every character of every row on every key), and tui_natkey turns
- * a cell into a key whose byte order is tui_natcmp's, so a sort
+ * a cell into a key whose byte order is dra_natcmp's, so a sort
  * compares with memcmp.
  */
 #include "tui-int.h"
@@ -205,44 +205,6 @@ tui_strcasestr(const char *hay, const char *needle)
 	return NULL;
 }
 
-int
-tui_natcmp(const char *a, const char *b)
-{
-	const char	*na, *nb;
-	size_t		 la, lb;
-	int		 c;
-
-	while (*a != '\0' && *b != '\0') {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			while (*a == '0' && isdigit((unsigned char)a[1]))
-				a++;
-			while (*b == '0' && isdigit((unsigned char)b[1]))
-				b++;
-			for (na = a; isdigit((unsigned char)*na); na++)
-				;
-			for (nb = b; isdigit((unsigned char)*nb); nb++)
-				;
-			la = (size_t)(na - a);
-			lb = (size_t)(nb - b);
-			if (la != lb)
-				return la < lb ? -1 : 1;
-			c = strncmp(a, b, la);
-			if (c != 0)
-				return c;
-			a = na;
-			b = nb;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-		a++;
-		b++;
-	}
-	if (*a == *b)
-		return 0;
-	return *a == '\0' ? -1 : 1;
-}
-
 int64_t
 tui_age_seconds(const char *s)
 {
@@ -297,7 +259,7 @@ tui_natkey(const char *s, unsigned char *buf, size_t len)
 			p++;
 			continue;
 		}
-		/* A number: leading zeros go, as in tui_natcmp. */
+		/* A number: leading zeros go, as in dra_natcmp. */
 		while (*p == '0' && DIGIT(p[1]))
 			p++;
 		for (e = p; DIGIT(*e); e++)

@@ -225,9 +225,6 @@ const char *tui_skipcols(const char *s, int cols);
 /* The first place needle occurs in hay, ignoring ASCII case, or NULL. */
 const char *tui_strcasestr(const char *hay, const char *needle);
 
-/* Natural order: digit runs compare as numbers ("gpu-2" < "gpu-10"). */
-int	tui_natcmp(const char *a, const char *b);
-
 /*
  * An AGE cell ("5s", "4m30s", "3h", "2d", "3y") in seconds, for
  * sorting; -1 for "<unknown>" and anything else.
@@ -236,10 +233,10 @@ int64_t	tui_age_seconds(const char *s);
 
 /*
  * The natural-order key of s: byte strings whose order (memcmp over
- * the shorter length, then the shorter first) is tui_natcmp's, so a
- * sort encodes each cell once instead of running tui_natcmp on every
+ * the shorter length, then the shorter first) is dra_natcmp's, so a
+ * sort encodes each cell once instead of running dra_natcmp on every
  * comparison.  A byte that is not a digit stands for itself.  A run
- * of digits, its leading zeros dropped as tui_natcmp does, becomes a
+ * of digits, its leading zeros dropped as dra_natcmp does, becomes a
  * byte among the digits (so it sorts against other bytes as a digit
  * does) that says how long it is, '0' for 1 digit to '8' for 9, or '9'
  * and the length in 4 bytes big-endian, then the digits: "gpu-12" is

@@ -769,9 +769,9 @@ cmp_gpu(const void *a, const void *b)
 	const struct dra_gpu	*x = a, *y = b;
 	int			 c;
 
-	if ((c = view_natcmp(x->node, y->node)) != 0)
+	if ((c = dra_natcmp(x->node, y->node)) != 0)
 		return c;
-	if ((c = view_natcmp(x->name, y->name)) != 0)
+	if ((c = dra_natcmp(x->name, y->name)) != 0)
 		return c;
 	return view_strcmp(x->driver, y->driver);
 }
@@ -1138,7 +1138,7 @@ find_gpu(const struct dra_gpu_map *m, const char *node, const char *name,
 	*node_found = 0;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		c = view_natcmp(node, m->nodes[mid].name);
+		c = dra_natcmp(node, m->nodes[mid].name);
 		if (c == 0) {
 			*node_found = 1;
 			for (k = 0; k < m->nodes[mid].ngpus; k++)

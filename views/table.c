@@ -205,7 +205,7 @@ view_strcmp(const char *a, const char *b)
 }
 
 int
-view_natcmp(const char *a, const char *b)
+dra_natcmp(const char *a, const char *b)
 {
 	const char	*da, *db;
 	size_t		 la, lb;
@@ -499,7 +499,7 @@ device_cmp(const void *pa, const void *pb)
 	if (c == 0)
 		c = view_strcmp(a->slice->pool_name, b->slice->pool_name);
 	if (c == 0)
-		c = view_natcmp(a->name, b->name);
+		c = dra_natcmp(a->name, b->name);
 	if (c == 0)
 		c = view_strcmp(a->slice->meta.name, b->slice->meta.name);
 	return c;

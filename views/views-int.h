@@ -50,9 +50,6 @@ int	view_all_ns(const struct dra_filter *f);
 /* Label selector test. */
 int	view_labels_ok(const struct dra_filter *f, const struct kube_meta *m);
 
-/* strcmp with digit runs compared as numbers; NULL sorts first. */
-int	view_natcmp(const char *a, const char *b);
-
 /* strcmp that accepts NULL (sorts first). */
 int	view_strcmp(const char *a, const char *b);
 

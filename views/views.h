@@ -205,6 +205,16 @@ size_t	dra_quota_keys(const struct kube_snapshot *s,
 char	*dra_quota_use(const char *used, const char *hard, char *buf,
 	    size_t len);
 
+/*
+ * Natural order of two names, the order of every list kubectl-dra
+ * shows ("gpu-2" before "gpu-10"): runs of digits compare as numbers
+ * (leading zeros ignored, so "gpu-02" equals "gpu-2"), other bytes as
+ * unsigned chars, a prefix first.  NULL sorts before any string.
+ * Returns <0, 0 or >0 as strcmp.  Shared by the views and the UI's
+ * sort keys (tui/text.c tui_natkey encodes the same order).
+ */
+int	dra_natcmp(const char *a, const char *b);
+
 /* Free t and its cells; NULL is a no-op. */
 void	dra_table_free(struct dra_table *t);
 

@@ -105,10 +105,10 @@ test_text(void **state)
 	/* A wide character is never cut in half. */
 	assert_string_equal(tui_fit("\xe6\x97\xa5\xe6\x9c\xac" "x", 4, buf,
 	    sizeof buf), "\xe6\x97\xa5~");
-	assert_true(tui_natcmp("gpu-2", "gpu-10") < 0);
-	assert_true(tui_natcmp("gpu-10", "gpu-2") > 0);
-	assert_true(tui_natcmp("gpu-02", "gpu-2") == 0);
-	assert_true(tui_natcmp("a", "ab") < 0);
+	assert_true(dra_natcmp("gpu-2", "gpu-10") < 0);
+	assert_true(dra_natcmp("gpu-10", "gpu-2") > 0);
+	assert_true(dra_natcmp("gpu-02", "gpu-2") == 0);
+	assert_true(dra_natcmp("a", "ab") < 0);
 	assert_int_equal(tui_age_seconds("4m30s"), 270);
 	assert_int_equal(tui_age_seconds("2d"), 172800);
 	assert_int_equal(tui_age_seconds("3y"), 3 * 365 * 86400);
@@ -257,7 +257,7 @@ test_listview_filter_sort(void **state)
  * glibc's REG_ICASE folds onto ASCII letters, regex characters), and
  * the old implementation as the oracle: regexec with REG_ICASE on the
  * row's cells joined by blanks (tui_strcasestr for an invalid regex),
- * then qsort with tui_natcmp (AGE by duration), ties in table order.
+ * then qsort with dra_natcmp (AGE by duration), ties in table order.
  */
 static const char *const nat_words[] = {
 	"", "a", "ab", "b", "A", "gpu-2", "gpu-10", "gpu-02", "gpu-0",
@@ -286,7 +286,7 @@ test_natkey(void **state)
 			k = memcmp(ka, kb, la < lb ? la : lb);
 			if (k == 0)
 				k = la < lb ? -1 : la > lb;
-			c = tui_natcmp(nat_words[i], nat_words[j]);
+			c = dra_natcmp(nat_words[i], nat_words[j]);
 			if ((c < 0) != (k < 0) || (c > 0) != (k > 0))
 				fail_msg("\"%s\" vs \"%s\": natcmp %d, key %d",
 				    nat_words[i], nat_words[j], c, k);
@@ -381,7 +381,7 @@ ref_cmp(const void *pa, const void *pb)
 		sb = tui_age_seconds(cb);
 		c = sa < sb ? -1 : sa > sb;
 	} else
-		c = tui_natcmp(ca, cb);
+		c = dra_natcmp(ca, cb);
 	if (ref_desc)
 		c = -c;
 	if (c == 0)
