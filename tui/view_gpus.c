@@ -68,6 +68,7 @@ static int	gpu_matches(const struct gpus_data *, size_t, const char *,
 		    const struct dra_gpu *);
 static int	bar_parts(const struct dra_gpu *, int *);
 static int	open_selected(struct tui_view *, enum tui_detail);
+static int	sticky_line(const struct gpus_data *, size_t *);
 
 static const char *const gpus_aliases[] = { "gpu", "map", NULL };
 
@@ -364,6 +365,35 @@ gpus_scroll(struct tui_view *v, int h, int w)
 		d->top = 0;
 	else if (d->top + (size_t)d->height > total)
 		d->top = total - (size_t)d->height;
+	/*
+	 * Scrolled into a node, its line takes the first row (see
+	 * sticky_line): one line fewer of the map shows, so the
+	 * selection may need the top one further down.
+	 */
+	while (d->top < d->sel && sticky_line(d, NULL) &&
+	    d->sel >= d->top + (size_t)d->height - 1)
+		d->top++;
+}
+
+/*
+ * Whether the top line is a GPU line with room for its node's line
+ * above it (the node of every GPU shown stays on screen, as in the
+ * plan preview); *line gets the node's line.
+ */
+static int
+sticky_line(const struct gpus_data *d, size_t *line)
+{
+	const struct dra_gpu_map	*m = shown(d);
+	size_t				 n, i, l = 0;
+
+	if (d->height < 2 || d->top >= tui_gpumap_lines(m) ||
+	    tui_gpumap_gpu(m, d->top, &n) == NULL)
+		return 0;
+	for (i = 0; i < n; i++)
+		l += 1 + m->nodes[i].ngpus;
+	if (line != NULL)
+		*line = l;
+	return 1;
 }
 
 static int
@@ -371,13 +401,18 @@ gpus_click(struct tui_view *v, int y, int x)
 {
 	struct gpus_data	*d = v->data;
 	size_t			 total = tui_gpumap_lines(shown(d));
+	size_t			 line, node;
 
 	(void)x;
-	if (d->top + (size_t)y >= total)
+	if (sticky_line(d, &node))
+		line = y == 0 ? node : d->top + (size_t)y - 1;
+	else
+		line = d->top + (size_t)y;
+	if (line >= total)
 		return 0;
-	if (d->sel != d->top + (size_t)y)
+	if (d->sel != line)
 		d->selpart = -1;
-	d->sel = d->top + (size_t)y;
+	d->sel = line;
 	remember(d);
 	return TUI_REDRAW;
 }
@@ -387,6 +422,7 @@ gpus_draw(struct tui_view *v, int y, int x, int h, int w)
 {
 	struct gpus_data	*d = v->data;
 	char			 msg[300];
+	size_t			 node;
 	int			 i;
 
 	if (d->filtered && shown(d)->ngpus == 0 && d->map->ngpus > 0) {
@@ -397,6 +433,12 @@ gpus_draw(struct tui_view *v, int y, int x, int h, int w)
 			tui_addfit(stdscr, i == 0 ? msg : "", w, 1, 0);
 		}
 		return;
+	}
+	if (h >= 2 && sticky_line(d, &node)) {
+		tui_gpumap_draw_cols(shown(d), y, x, 1, w, node, -1, -1,
+		    tui_namespace(v->tui), d->namew, d->modelw);
+		y++;
+		h--;
 	}
 	tui_gpumap_draw_cols(shown(d), y, x, h, w, d->top, (long)d->sel,
 	    d->selpart, tui_namespace(v->tui), d->namew, d->modelw);

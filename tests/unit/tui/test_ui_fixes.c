@@ -877,6 +877,39 @@ test_mono(void **state)
 	tui_free(t);
 }
 
+/*
+ * The GPU map scrolled into a node keeps the node's line on the first
+ * row (after G the GPUs on screen had no node on it), and a click on
+ * that row selects the node.
+ */
+static void
+test_gpus_sticky_node(void **state)
+{
+	struct scr	 sc;
+	struct tui	*t = new_ui("gpus", 14, 100);
+	char		 line[1024];
+	int		 i;
+
+	(void)state;
+	scr_open(&sc, 14, 100, 0);
+	tui_key(t, 'G');
+	tui_prepare(t);
+	tui_draw(t);
+	tui_screen_line(3, line, sizeof line);
+	assert_non_null(strstr(line, "gpu-node-4  8 GPUs"));
+	for (i = 0; i < 12; i++)
+		tui_key(t, 'k');
+	tui_prepare(t);
+	tui_draw(t);
+	/* Line 12 of node 3's 9 is gpu-4: its node on the first row. */
+	tui_screen_line(3, line, sizeof line);
+	assert_non_null(strstr(line, "gpu-node-3  8 GPUs  util 12%"));
+	tui_screen_line(4, line, sizeof line);
+	assert_non_null(strstr(line, "  gpu-4 "));
+	scr_close(&sc);
+	tui_free(t);
+}
+
 int
 main(void)
 {
@@ -897,6 +930,7 @@ main(void)
 		cmocka_unit_test(test_gpu_filter_messages),
 		cmocka_unit_test(test_help_columns),
 		cmocka_unit_test(test_mono),
+		cmocka_unit_test(test_gpus_sticky_node),
 	};
 
 	setlocale(LC_CTYPE, "C.UTF-8");
