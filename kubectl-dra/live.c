@@ -26,6 +26,16 @@
  * taken the last (changes meanwhile wait in the caches), so memory
  * holds at most the UI's snapshot and one new one.
  *
+ * The server itself is watched too: a health probe (GET /readyz, one
+ * try, 5 s) every 5 s finds a server that stopped answering while its
+ * connections stay open (a stopped process, a dead path the kernel
+ * still acknowledges), which no watch would notice for minutes; every
+ * request of the thread has a limit (30 s unless --request-timeout).
+ * A failed probe, or a list that cannot reach the server, marks all
+ * data stale, stops the watches and lists nothing until a probe (with
+ * backoff, 1 s to 15 s) answers again; then every kind is listed
+ * anew.
+ *
  * Threads: dra_live_start lists in the caller's thread (an exec plugin
  * may prompt), then detaches the client from the terminal and starts
  * one thread that owns the client and the watch set from then on.  The
@@ -66,6 +76,12 @@
 #define BACKOFF_MAX_MS	30000
 #define TICK_MS		1000	/* longest sleep of the thread */
 #define LOG_LINES	256	/* -v lines kept for after the UI */
+#define PROBE_EVERY_MS	5000	/* a health probe of the server */
+#define PROBE_TIMEOUT_MS 5000	/* its limit, connecting included */
+#define PROBE_PATH	"/readyz"
+#define CONN_BACKOFF_MAX_MS 15000	/* probes of a server that is down */
+#define REQUEST_TIMEOUT_MS 30000	/* each request, without
+					   --request-timeout */
 #define NKINDS		16
 
 /* One cached object. */
@@ -99,6 +115,12 @@ struct kind {
 							   only (403 for all) */
 };
 
+/* The thread's link to the server. */
+enum conn_state {
+	C_UP,		/* discovered; lists and watches run */
+	C_DOWN		/* the server did not answer: probes only */
+};
+
 struct dra_live {
 	struct dra_ctx		*ctx;
 
@@ -110,6 +132,11 @@ struct dra_live {
 	size_t			 nkinds;
 	char			*ns;		/* NULL: every namespace */
 	char			*own_ns;
+	enum conn_state		 conn;
+	long long		 conn_retry_ms;	/* next try when not up */
+	long			 conn_backoff_ms;
+	char			 conn_why[512];	/* why not up */
+	long long		 probe_ms;	/* next probe when up */
 	struct kube_snapshot	*first;		/* decoded while listed */
 	size_t			 first_n;	/* objects added to it */
 	int			 dirty;
@@ -165,6 +192,13 @@ static int	 watch_event(void *, enum kube_watch_type, const cJSON *,
 static void	 watch_end(void *, int, const char *, const struct dra_err *);
 static void	 watch_start(struct dra_live *, struct kind *);
 static void	 kind_wait(struct dra_live *, struct kind *, const char *);
+static void	 why_copy(char *, size_t, const char *);
+static int	 transport_error(int);
+static void	 server_down(struct dra_live *, const char *);
+static void	 conn_wait(struct dra_live *, const char *);
+static void	 conn_try(struct dra_live *);
+static void	 probe(struct dra_live *);
+static int	 probe_ok(int, const struct dra_err *, char *, size_t);
 static void	 kinds_init(struct dra_live *);
 static struct kube_snapshot *build(struct dra_live *);
 static void	 first_add(struct dra_live *, struct kind *, const cJSON *);
@@ -533,6 +567,9 @@ watch_end(void *arg, int rc, const char *rv, const struct dra_err *err)
 	    rc == KUBE_E_GONE ? "the resource version is too old" :
 	    err->msg);
 	kind_wait(l, kd, why);
+	/* the server may be gone: ask it now rather than per kind */
+	if (transport_error(rc))
+		l->probe_ms = 0;
 }
 
 static void
@@ -560,8 +597,6 @@ watch_start(struct dra_live *l, struct kind *kd)
 static void
 kind_wait(struct dra_live *l, struct kind *kd, const char *why)
 {
-	const char	*p, *url, *end;
-
 	(void)l;
 	kd->backoff_ms = kd->backoff_ms == 0 ? BACKOFF_MIN_MS :
 	    kd->backoff_ms * 2;
@@ -569,18 +604,148 @@ kind_wait(struct dra_live *l, struct kind *kd, const char *why)
 		kd->backoff_ms = BACKOFF_MAX_MS;
 	kd->retry_ms = now_ms() + kd->backoff_ms;
 	kd->state = K_WAIT;
+	why_copy(kd->why, sizeof kd->why, why);
+}
+
+/* why into dst (len bytes) without a transport error's "get URL: ". */
+static void
+why_copy(char *dst, size_t len, const char *why)
+{
+	const char	*p, *url, *end;
+
 	p = strstr(why, ": get http");
 	if (p != NULL) {
 		url = p + 6;
 		end = strstr(url, ": ");
 		if (end != NULL && memchr(url, ' ', (size_t)(end - url)) ==
 		    NULL) {
-			snprintf(kd->why, sizeof kd->why, "%.*s: %s",
-			    (int)(p - why), why, end + 2);
+			snprintf(dst, len, "%.*s: %s", (int)(p - why), why,
+			    end + 2);
 			return;
 		}
 	}
-	snprintf(kd->why, sizeof kd->why, "%s", why);
+	snprintf(dst, len, "%s", why);
+}
+
+/* Whether rc says the server could not be reached (or answered not). */
+static int
+transport_error(int rc)
+{
+	return rc == KUBE_E_CONNECT || rc == KUBE_E_TIMEOUT ||
+	    rc == KUBE_E_TLS;
+}
+
+/*
+ * The server does not answer (why: what failed): every kind is stale,
+ * its watch stopped (a watch on a server that hangs waits for
+ * minutes), and nothing is listed until a probe answers (conn_try).
+ * The caches stay: the UI shows the data as it was, stale.
+ */
+static void
+server_down(struct dra_live *l, const char *why)
+{
+	struct kind	*kd;
+	size_t		 i;
+
+	if (l->conn == C_UP) {
+		l->conn = C_DOWN;
+		l->conn_backoff_ms = 0;
+		live_logf(l, 6, "the server is down: %s", why);
+	}
+	conn_wait(l, why);
+	for (i = 0; i < l->nkinds; i++) {
+		kd = &l->kinds[i];
+		if (kd->w != NULL)
+			kube_watch_cancel(l->ws, kd->w);
+		kd->w = NULL;
+		if (kd->state == K_WATCH)
+			kd->state = K_WAIT;
+	}
+}
+
+/* Not up: the next try after the next backoff step; why for the note. */
+static void
+conn_wait(struct dra_live *l, const char *why)
+{
+	l->conn_backoff_ms = l->conn_backoff_ms == 0 ? BACKOFF_MIN_MS :
+	    l->conn_backoff_ms * 2;
+	if (l->conn_backoff_ms > CONN_BACKOFF_MAX_MS)
+		l->conn_backoff_ms = CONN_BACKOFF_MAX_MS;
+	l->conn_retry_ms = now_ms() + l->conn_backoff_ms;
+	why_copy(l->conn_why, sizeof l->conn_why, why);
+}
+
+/*
+ * Whether a probe's answer (rc of kube_client_ping) says the server is
+ * there: any answer but a 5xx (/readyz may be refused to a user, or
+ * missing behind a proxy: the server still answers).  Else why gets
+ * the reason.
+ */
+static int
+probe_ok(int rc, const struct dra_err *err, char *why, size_t len)
+{
+	if (rc == KUBE_OK || rc == KUBE_E_AUTH || rc == KUBE_E_FORBIDDEN ||
+	    rc == KUBE_E_NOT_FOUND)
+		return 1;
+	if (rc == KUBE_E_API && err->http_status >= 500)
+		snprintf(why, len, "the API server is not ready (GET %s: %d)",
+		    PROBE_PATH, err->http_status);
+	else
+		snprintf(why, len, "the API server does not answer: %.400s",
+		    err->msg);
+	return 0;
+}
+
+/*
+ * Up: the periodic probe; a server that does not answer within
+ * PROBE_TIMEOUT_MS is down.
+ */
+static void
+probe(struct dra_live *l)
+{
+	struct dra_err	err;
+	char		why[512];
+	int		rc;
+
+	dra_err_clear(&err);
+	rc = kube_client_ping(l->c, PROBE_PATH, PROBE_TIMEOUT_MS, &err);
+	l->probe_ms = now_ms() + PROBE_EVERY_MS;
+	if (!probe_ok(rc, &err, why, sizeof why) && !on_cancel(l))
+		server_down(l, why);
+}
+
+/*
+ * Down, and the time has come: probe the server again.  When it
+ * answers, every kind that is not refused is listed at once.
+ */
+static void
+conn_try(struct dra_live *l)
+{
+	struct dra_err		 err;
+	struct kind		*kd;
+	char			 why[512];
+	size_t			 i;
+	int			 rc;
+
+	dra_err_clear(&err);
+	rc = kube_client_ping(l->c, PROBE_PATH, PROBE_TIMEOUT_MS, &err);
+	if (!probe_ok(rc, &err, why, sizeof why)) {
+		if (!on_cancel(l))
+			conn_wait(l, why);
+		return;
+	}
+	live_logf(l, 6, "the server answers: listing again");
+	l->conn = C_UP;
+	l->conn_backoff_ms = 0;
+	l->conn_why[0] = '\0';
+	l->probe_ms = now_ms() + PROBE_EVERY_MS;
+	for (i = 0; i < l->nkinds; i++) {
+		kd = &l->kinds[i];
+		if (kd->state == K_WAIT) {
+			kd->retry_ms = 0;
+			kd->backoff_ms = 0;
+		}
+	}
 }
 
 static void
@@ -835,18 +1000,26 @@ status_update(struct dra_live *l)
 
 	memset(&st, 0, sizeof st);
 	dra_buf_init(&refused, DRA_BUF_MAX_SMALL);
+	if (l->conn != C_UP) {
+		/* the server first: the kinds wait for it */
+		st.stale = 1;
+		if (l->conn_why[0] != '\0') {
+			why = l->conn_why;
+			wait_ms = l->conn_retry_ms - now_ms();
+		}
+	}
 	for (i = 0; i < l->nkinds; i++) {
 		kd = &l->kinds[i];
 		if (kd->state == K_WAIT) {
 			st.stale = 1;
-			if (why == NULL) {
+			if (why == NULL && l->conn == C_UP) {
 				why = kd->why;
 				wait_ms = kd->retry_ms - now_ms();
-				if (wait_ms < 0)
-					wait_ms = 0;
 			}
 		}
 	}
+	if (wait_ms < 0)
+		wait_ms = 0;
 	refusals(l, &refused);
 	pthread_mutex_lock(&l->mu);
 	if (why != NULL)
@@ -891,10 +1064,17 @@ where_update(struct dra_live *l)
 	pthread_mutex_unlock(&l->mu);
 }
 
+/*
+ * A client for context (NULL: the command line's), with the hooks of
+ * the live source, every request limited to REQUEST_TIMEOUT_MS unless
+ * --request-timeout says otherwise (a list on a server that stops
+ * answering would hold the thread for good).
+ */
 static struct kube_client *
 client_make(struct dra_live *l, const char *context, struct dra_err *err)
 {
-	struct kube_client_opts	hooks;
+	struct kube_client_opts	 hooks;
+	struct kube_client	*c;
 
 	memset(&hooks, 0, sizeof hooks);
 	hooks.log = on_log;
@@ -905,7 +1085,10 @@ client_make(struct dra_live *l, const char *context, struct dra_err *err)
 	hooks.sleep_arg = l;
 	hooks.cancel = on_cancel;
 	hooks.cancel_arg = l;
-	return dra_client_new(l->ctx, context, &hooks, err);
+	c = dra_client_new(l->ctx, context, &hooks, err);
+	if (c != NULL && l->ctx->opts.request_timeout == NULL)
+		kube_client_set_request_timeout(c, REQUEST_TIMEOUT_MS);
+	return c;
 }
 
 /* In the thread: a new client for context, or a note saying why not. */
@@ -961,6 +1144,10 @@ switch_context(struct dra_live *l, const char *context)
 	free(l->own_ns);
 	l->own_ns = xstrdup(l->ctx->opts.namespace != NULL ?
 	    l->ctx->opts.namespace : kube_client_namespace(c));
+	l->conn = C_UP;
+	l->conn_backoff_ms = 0;
+	l->conn_why[0] = '\0';
+	l->probe_ms = now_ms() + PROBE_EVERY_MS;
 	where_update(l);
 	l->dirty = 1;
 	l->dirty_ms = now_ms();
@@ -969,18 +1156,20 @@ switch_context(struct dra_live *l, const char *context)
 static void *
 run(void *arg)
 {
-	struct dra_live	*l = arg;
-	struct kind	*kd;
-	struct dra_err	 err;
-	char		*ns = NULL, *ctx = NULL, why[512];
-	long long	 now, next;
-	size_t		 i;
-	int		 refresh, set_ns, rc, waiting;
+	struct dra_live		*l = arg;
+	struct kind		*kd;
+	struct dra_err		 err;
+	char			*ns = NULL, *ctx = NULL, why[512];
+	long long		 now, next;
+	size_t			 i;
+	int			 refresh, set_ns, rc, waiting;
 
 	for (i = 0; i < l->nkinds; i++) {
 		if (l->kinds[i].state == K_WATCH)
 			watch_start(l, &l->kinds[i]);
 	}
+	l->conn = C_UP;
+	l->probe_ms = now_ms() + PROBE_EVERY_MS;
 	status_update(l);
 	for (;;) {
 		pthread_mutex_lock(&l->mu);
@@ -1030,14 +1219,28 @@ run(void *arg)
 				kd = &l->kinds[i];
 				if (kd->state == K_OFF)
 					continue;
+				if (kd->w != NULL)
+					kube_watch_cancel(l->ws, kd->w);
+				kd->w = NULL;
 				kd->state = K_WAIT;
 				kd->retry_ms = 0;
 				kd->backoff_ms = 0;
 			}
+			/* ask the server first: it may hang */
+			l->conn_retry_ms = 0;
+			l->conn_backoff_ms = 0;
+			l->probe_ms = 0;
 		}
 
+		/* the server: discovered, or probed */
+		if (l->conn != C_UP && now_ms() >= l->conn_retry_ms)
+			conn_try(l);
+		else if (l->conn == C_UP && now_ms() >= l->probe_ms)
+			probe(l);
+
 		/* lists due */
-		for (i = 0; i < l->nkinds && !on_cancel(l); i++) {
+		for (i = 0; i < l->nkinds && l->conn == C_UP && !on_cancel(l);
+		    i++) {
 			kd = &l->kinds[i];
 			if (kd->state != K_WAIT || kd->retry_ms > now_ms())
 				continue;
@@ -1054,6 +1257,9 @@ run(void *arg)
 				snprintf(why, sizeof why, "list %s: %.400s",
 				    kd->k->resource, err.msg);
 				kind_wait(l, kd, why);
+				/* no list gets through: ask the server */
+				if (transport_error(rc) && !on_cancel(l))
+					server_down(l, why);
 			}
 		}
 
@@ -1076,7 +1282,11 @@ run(void *arg)
 		next = now + TICK_MS;
 		if (l->dirty && !waiting && publish_at(l) < next)
 			next = publish_at(l);
-		for (i = 0; i < l->nkinds; i++) {
+		if (l->conn != C_UP && l->conn_retry_ms < next)
+			next = l->conn_retry_ms;
+		if (l->conn == C_UP && l->probe_ms < next)
+			next = l->probe_ms;
+		for (i = 0; i < l->nkinds && l->conn == C_UP; i++) {
 			kd = &l->kinds[i];
 			if (kd->state == K_WAIT && kd->retry_ms < next)
 				next = kd->retry_ms;

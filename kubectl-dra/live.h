@@ -32,6 +32,13 @@ struct dra_live;
  * read"; a namespace-limited user gets its own namespace (-n, else the
  * context's) for the namespaced kinds, as `get` does.
  *
+ * The thread probes the server (GET /readyz, 5 s, every 5 s) and
+ * limits each request to 30 s unless --request-timeout is given: a
+ * server that stops answering turns the data stale within about 10 s,
+ * with the reason in the note; watches stop and the probe is retried
+ * with backoff (1 s to 15 s) until it answers, then everything is
+ * listed again.
+ *
  * Returns the live source, or NULL with err filled (the messages of
  * other commands' live loads: configuration, connection, discovery,
  * a failed list).
@@ -41,12 +48,12 @@ struct dra_live *dra_live_start(struct dra_ctx *ctx, const char *ns,
 
 /*
  * Fill src with l's callbacks (arg = l): poll hands over the newest
- * snapshot, fd turns readable when there is one, refresh lists
- * everything again, set_namespace lists the namespaced kinds of one
- * namespace (NULL: all) again, contexts names the kubeconfig's
- * contexts, set_context switches to another (a new client, discovery
- * and lists, in the thread; errors on the status note).  The first
- * poll returns the snapshot of the first list.
+ * snapshot, fd turns readable when there is one, refresh probes the
+ * server and lists everything again, set_namespace lists the
+ * namespaced kinds of one namespace (NULL: all) again, contexts names
+ * the kubeconfig's contexts, set_context switches to another (a new
+ * client, discovery and lists, in the thread; errors on the status
+ * note).  The first poll returns the snapshot of the first list.
  */
 void	dra_live_source(struct dra_live *l, struct tui_source *src);
 

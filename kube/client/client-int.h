@@ -35,6 +35,9 @@ struct cJSON;
 /* Default connect timeout (ms) and list page size. */
 #define KUBE_CONNECT_TIMEOUT_MS	10000L
 #define KUBE_CHUNK_SIZE		500
+/* TCP keepalive of every connection: first probe, then every (s). */
+#define KUBE_KEEPIDLE_S		30L
+#define KUBE_KEEPINTVL_S	10L
 #define KUBE_INCLUSTER_DIR	"/var/run/secrets/kubernetes.io/serviceaccount"
 
 /* yaml.c: kube_ynode_to_json is public (client.h). */
@@ -263,6 +266,10 @@ struct kube_req {
 	size_t			 body_len;
 	struct dra_buf		*out;		/* 2xx body; NULL drops */
 	int			 retry;		/* idempotent: retry 429/5xx */
+	long			 timeout_ms;	/* > 0: this request's limit,
+						   connecting included */
+	int			 quiet;		/* a 2xx logged at -v 7,
+						   not 6 (a periodic probe) */
 };
 
 int	kube_http_do(struct kube_client *c, const struct kube_req *req,
@@ -278,6 +285,7 @@ struct kube_http_resp {
 	char			 reason[64];
 	long			 retry_after;	/* seconds, -1 when absent */
 	int			 complete;	/* the final headers ended */
+	int			 quiet;		/* a 2xx logged at -v 7 */
 	struct curl_slist	*warnings;	/* raw Warning values */
 	struct dra_buf		 headers;	/* for the log (level >= 8) */
 };

@@ -284,6 +284,35 @@ int	kube_client_get(struct kube_client *c, const char *path,
 	    struct dra_buf *out, struct dra_err *err);
 
 /*
+ * Whether the server answers, quickly: GET path (a health endpoint
+ * such as "/readyz" or "/version") once, within timeout_ms for the
+ * whole request, connecting included (<= 0: the client's timeouts).
+ * Nothing is retried (no 429/5xx or dropped-connection retries, which
+ * would hide a server that hangs); a 401 with exec credentials still
+ * re-runs the plugin once.  The body is read and dropped.  For a
+ * client that watches and must notice a server that stopped answering
+ * while its connections stay open (a stopped process, a half-open TCP
+ * path): TCP keepalive alone does not see that, the kernel still
+ * acknowledges.  An answer is logged at -v 7 (-v 6 logs every other
+ * request), a failure at -v 6.
+ * Returns KUBE_OK for a 2xx answer, else the errors of kube_client_get
+ * (KUBE_E_TIMEOUT: "get URL: operation timed out after 5000
+ * milliseconds ..."; KUBE_E_CONNECT; KUBE_E_FORBIDDEN, ... when the
+ * server answered with that status).
+ */
+int	kube_client_ping(struct kube_client *c, const char *path,
+	    long timeout_ms, struct dra_err *err);
+
+/*
+ * From now on every request of c (not its watches, which last
+ * timeoutSeconds) ends with KUBE_E_TIMEOUT after ms milliseconds, as
+ * kube_client_opts.request_timeout_ms does (0: no limit).  For a
+ * caller that must not hang on a server that stops answering in the
+ * middle of a request, when the user gave no --request-timeout.
+ */
+void	kube_client_set_request_timeout(struct kube_client *c, long ms);
+
+/*
  * Any request: method ("GET", "POST", "PATCH", "PUT", "DELETE"), path
  * as for kube_client_get, content_type of body (NULL when there is no
  * body), body of len bytes (may be NULL when len is 0; borrowed).  The

@@ -91,6 +91,14 @@ kube_http_init(struct kube_client *c, struct dra_err *err)
 	curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT_MS,
 	    cfg->connect_timeout_ms);
 	curl_easy_setopt(c->curl, CURLOPT_TIMEOUT_MS, cfg->request_timeout_ms);
+	/*
+	 * A peer that went away without a FIN (a host down, a NAT entry
+	 * dropped) is noticed on an idle connection, a watch's included
+	 * (they copy this handle): probes after 30 s, every 10 s.
+	 */
+	curl_easy_setopt(c->curl, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(c->curl, CURLOPT_TCP_KEEPIDLE, KUBE_KEEPIDLE_S);
+	curl_easy_setopt(c->curl, CURLOPT_TCP_KEEPINTVL, KUBE_KEEPINTVL_S);
 	if (!cfg->disable_compression)
 		curl_easy_setopt(c->curl, CURLOPT_ACCEPT_ENCODING, "");
 	if (c->cancel != NULL) {
@@ -790,7 +798,8 @@ kube_http_log_done(struct kube_client *c, const char *method,
 {
 	struct curl_slist	*w;
 
-	kube_client_logf(c, 6, "%s %s %d %s in %ld ms%s", method, shown,
+	kube_client_logf(c, r->quiet && r->status >= 200 && r->status < 300 ?
+	    7 : 6, "%s %s %d %s in %ld ms%s", method, shown,
 	    r->status, r->reason[0] != '\0' ? r->reason :
 	    status_text(r->status), ms, more != NULL ? more : "");
 	if (c->log_level >= 8 && r->headers.len > 0)
@@ -844,6 +853,7 @@ kube_http_do(struct kube_client *c, const struct kube_req *req,
 	shown = xasprintf("%s%s", c->cfg.server, req->path);
 	memset(&at, 0, sizeof at);
 	kube_http_resp_init(&at.resp, c);
+	at.resp.quiet = req->quiet;
 	at.out = req->out;
 	dra_buf_init(&at.errbody, KUBE_ERROR_BODY_MAX);
 
@@ -862,9 +872,22 @@ kube_http_do(struct kube_client *c, const struct kube_req *req,
 		at.toobig = 0;
 		dra_buf_reset(&at.errbody);
 		c->errbuf[0] = '\0';
+		if (req->timeout_ms > 0) {
+			curl_easy_setopt(c->curl, CURLOPT_TIMEOUT_MS,
+			    req->timeout_ms);
+			curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT_MS,
+			    req->timeout_ms < c->cfg.connect_timeout_ms ?
+			    req->timeout_ms : c->cfg.connect_timeout_ms);
+		}
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		cc = curl_easy_perform(c->curl);
 		ms = kube_elapsed_ms(&t0);
+		if (req->timeout_ms > 0) {
+			curl_easy_setopt(c->curl, CURLOPT_TIMEOUT_MS,
+			    c->cfg.request_timeout_ms);
+			curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT_MS,
+			    c->cfg.connect_timeout_ms);
+		}
 		curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, NULL);
 		curl_slist_free_all(headers);
 		gen = auth.exec_gen;
@@ -975,6 +998,35 @@ kube_client_get(struct kube_client *c, const char *path,
 	req.out = out;
 	req.retry = 1;
 	return kube_http_do(c, &req, err);
+}
+
+int
+kube_client_ping(struct kube_client *c, const char *path, long timeout_ms,
+    struct dra_err *err)
+{
+	struct kube_req	req;
+	struct dra_buf	out;
+	int		rc;
+
+	dra_buf_init(&out, DRA_BUF_MAX_SMALL);
+	memset(&req, 0, sizeof req);
+	req.method = "GET";
+	req.path = path;
+	req.out = &out;
+	req.retry = 0;
+	req.timeout_ms = timeout_ms;
+	req.quiet = 1;
+	rc = kube_http_do(c, &req, err);
+	dra_buf_release(&out);
+	return rc;
+}
+
+void
+kube_client_set_request_timeout(struct kube_client *c, long ms)
+{
+	c->cfg.request_timeout_ms = ms > 0 ? ms : 0;
+	curl_easy_setopt(c->curl, CURLOPT_TIMEOUT_MS,
+	    c->cfg.request_timeout_ms);
 }
 
 int

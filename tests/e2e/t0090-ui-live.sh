@@ -10,6 +10,11 @@
 #     the status line says why, without a crash; a claim created
 #     meanwhile appears once the relay is back (list again, watch
 #     again) and the header says LIVE;
+#   - the server hangs (the relay stopped with SIGSTOP: connections stay
+#     open, nothing answers): STALE within 20 s with "does not answer"
+#     (the times are printed), ctrl-r meanwhile gives an answer, not an
+#     endless "refreshing"; a claim created meanwhile appears once the
+#     relay runs again, LIVE;
 #   - the namespace-limited user (limited.kubeconfig, -n team-a) sees
 #     team-a's claims and a note that other lists were forbidden;
 #   - q quits with status 0 and nothing on stderr.
@@ -32,6 +37,7 @@ ns=ui-live-$$
 relay_pid=""
 cleanup() {
 	tm kill-server 2>/dev/null
+	[ -n "$relay_pid" ] && kill -CONT "$relay_pid" 2>/dev/null
 	[ -n "$relay_pid" ] && kill "$relay_pid" 2>/dev/null
 	kubectl delete namespace "$ns" --wait=false >/dev/null 2>&1
 	return 0
@@ -182,6 +188,40 @@ if wait_for "live-b" 45 && wait_gone "STALE" 45 &&
 	wait_for "LIVE" 5 || { fail "no LIVE after recovery"; show_screen; }
 else
 	fail "no recovery after the relay came back (live-b listed, STALE gone)"
+	show_screen
+fi
+
+# ---- the server hangs: STALE, then back ------------------------------------
+# A stopped relay is a server that hangs: the kernel keeps accepting and
+# acknowledging, nothing answers, no connection closes.
+kill -STOP "$relay_pid"
+t0=$(ms)
+if wait_for "STALE" 30; then
+	echo "t0090: STALE shown $(($(ms) - t0)) ms after the server stopped answering"
+	wait_for "does not answer" 10 ||
+		{ fail "hang: the status line does not say the server does not answer"; show_screen; }
+	# ctrl-r on a server that hangs: an answer, not "refreshing" for good
+	tm send-keys C-r
+	t0=$(ms)
+	if wait_for "refreshing" 5 && wait_gone "refreshing" 30; then
+		echo "t0090: ctrl-r on the hung server answered after $(($(ms) - t0)) ms"
+		screen | grep -qF "STALE" || { fail "hang: not STALE after ctrl-r"; show_screen; }
+	else
+		fail "hang: ctrl-r left 'refreshing' on the status line"
+		show_screen
+	fi
+else
+	fail "the header did not turn STALE when the server stopped answering"
+	show_screen
+fi
+claim live-c | kubectl apply -f - >/dev/null || fail "cannot create claim live-c"
+kill -CONT "$relay_pid"
+t0=$(ms)
+if wait_for "live-c" 45 && wait_gone "STALE" 45 && wait_for "LIVE" 5; then
+	echo "t0090: LIVE again with the new claim $(($(ms) - t0)) ms after the server answered again"
+	screen | grep -qF "claims($ns)[2]" || { fail "hang: not 2 claims after recovery"; show_screen; }
+else
+	fail "no recovery after the server answered again (live-c listed, LIVE)"
 	show_screen
 fi
 quit_ui "admin"

@@ -664,6 +664,67 @@ test_request_and_limits(void **state)
 	henv_close(&h);
 }
 
+/*
+ * kube_client_ping: one try, no retry of a 503 or a dropped connection,
+ * its own limit on a server that answers nothing (the headers never
+ * come), and the client's limits back for the next request; at -v 6
+ * an answer is not logged (a probe every few seconds would fill the
+ * log), a failure is;
+ * kube_client_set_request_timeout ends a request that hangs.
+ */
+static void
+test_ping(void **state)
+{
+	struct henv		 h;
+	struct stub_stream	*st;
+
+	(void)state;
+	henv_open(&h, NULL, NULL, NULL, 0, 6);
+	/* (first: a connection libcurl reuses would be tried again) */
+	stub_reply_raw(h.s, "", 0, 1);
+	assert_int_equal(kube_client_ping(h.c, "/readyz", 5000, &h.err),
+	    KUBE_E_CONNECT);
+	assert_int_equal(stub_nrequests(h.s), 1);
+	assert_int_equal(h.rec.nsleeps, 0);
+
+	stub_reply(h.s, 200, NULL, "ok", 2);
+	dra_buf_reset(&h.rec.log);
+	assert_int_equal(kube_client_ping(h.c, "/readyz", 5000, &h.err),
+	    KUBE_OK);
+	assert_string_equal(req(&h, 1)->target, "/readyz");
+	assert_int_equal(h.rec.log.len, 0);
+
+	stub_reply(h.s, 503, "Retry-After: 1\r\n", "not ready", 9);
+	assert_int_equal(kube_client_ping(h.c, "/readyz", 5000, &h.err),
+	    KUBE_E_API);
+	assert_int_equal(h.err.http_status, 503);
+	assert_non_null(strstr(dra_buf_str(&h.rec.log), "/readyz 503"));
+	assert_int_equal(stub_nrequests(h.s), 3);
+	assert_int_equal(h.rec.nsleeps, 0);
+
+	/* a body that never comes: the ping's own limit */
+	st = stub_reply_stream(h.s, 200, NULL);
+	assert_int_equal(kube_client_ping(h.c, "/readyz", 300, &h.err),
+	    KUBE_E_TIMEOUT);
+	if (strstr(h.err.msg, "timed out") == NULL)
+		fail_msg("message: %s", h.err.msg);
+	stub_stream_end(st, 0);
+
+	/* the client's own limit (none) again: a whole answer */
+	stub_reply_json(h.s, 200, "{\"major\":\"1\"}");
+	assert_int_equal(kube_client_get(h.c, "/version", &h.out, &h.err),
+	    KUBE_OK);
+	assert_string_equal(dra_buf_str(&h.out), "{\"major\":\"1\"}");
+
+	/* a request timeout set later ends a request that hangs */
+	kube_client_set_request_timeout(h.c, 300);
+	st = stub_reply_stream(h.s, 200, NULL);
+	assert_int_equal(kube_client_get(h.c, "/hang", &h.out, &h.err),
+	    KUBE_E_TIMEOUT);
+	stub_stream_end(st, 0);
+	henv_close(&h);
+}
+
 /* Accessors the CLI prints. */
 static void
 test_accessors(void **state)
@@ -707,6 +768,7 @@ main(void)
 		cmocka_unit_test(test_tls_server_name),
 		cmocka_unit_test(test_proxy_and_prefix),
 		cmocka_unit_test(test_request_and_limits),
+		cmocka_unit_test(test_ping),
 		cmocka_unit_test(test_accessors),
 	};
 
