@@ -34,7 +34,9 @@
  * A failed probe, or a list that cannot reach the server, marks all
  * data stale, stops the watches and lists nothing until a probe (with
  * backoff, 1 s to 15 s) answers again; then every kind is listed
- * anew.
+ * anew.  A context switch works the same way: the new context is
+ * named at once, with no data, and discovered (then listed) with the
+ * same backoff while it cannot be reached.
  *
  * Threads: dra_live_start lists in the caller's thread (an exec plugin
  * may prompt), then detaches the client from the terminal and starts
@@ -118,6 +120,7 @@ struct kind {
 /* The thread's link to the server. */
 enum conn_state {
 	C_UP,		/* discovered; lists and watches run */
+	C_DISCOVER,	/* a new context: discovery first */
 	C_DOWN		/* the server did not answer: probes only */
 };
 
@@ -158,8 +161,7 @@ struct dra_live {
 	int			 want_refresh;
 	int			 want_ns;
 	char			*want_ns_value;
-	char			*want_ctx;
-	char			 ctx_note[512];
+	struct kube_client	*want_client;	/* a context to switch to */
 	char			 warning[256];
 	struct kube_snapshot	*pending;
 	struct tui_source_status st;
@@ -199,6 +201,7 @@ static void	 conn_wait(struct dra_live *, const char *);
 static void	 conn_try(struct dra_live *);
 static void	 probe(struct dra_live *);
 static int	 probe_ok(int, const struct dra_err *, char *, size_t);
+static int	 stopping(struct dra_live *);
 static void	 kinds_init(struct dra_live *);
 static struct kube_snapshot *build(struct dra_live *);
 static void	 first_add(struct dra_live *, struct kind *, const cJSON *);
@@ -209,7 +212,7 @@ static void	 status_update(struct dra_live *);
 static void	 where_update(struct dra_live *);
 static struct kube_client *client_make(struct dra_live *, const char *,
 		    struct dra_err *);
-static void	 switch_context(struct dra_live *, const char *);
+static void	 switch_context(struct dra_live *, struct kube_client *);
 static long long publish_at(const struct dra_live *);
 static void	 live_logf(struct dra_live *, int, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
@@ -299,7 +302,7 @@ on_sleep(void *arg, long ms)
 		ts.tv_nsec -= 1000000000L;
 	}
 	pthread_mutex_lock(&l->mu);
-	while (!l->stop) {
+	while (!l->stop && l->want_client == NULL) {
 		if (pthread_cond_timedwait(&l->cond, &l->mu, &ts) ==
 		    ETIMEDOUT)
 			break;
@@ -307,11 +310,27 @@ on_sleep(void *arg, long ms)
 	pthread_mutex_unlock(&l->mu);
 }
 
+/*
+ * The client's cancel hook: a request of the thread is abandoned when
+ * the source stops or another context is wanted (its server may be
+ * the one that hangs).
+ */
 static int
 on_cancel(void *arg)
 {
 	struct dra_live	*l = arg;
 	int		 stop;
+
+	pthread_mutex_lock(&l->mu);
+	stop = l->stop || l->want_client != NULL;
+	pthread_mutex_unlock(&l->mu);
+	return stop;
+}
+
+static int
+stopping(struct dra_live *l)
+{
+	int	stop;
 
 	pthread_mutex_lock(&l->mu);
 	stop = l->stop;
@@ -715,12 +734,14 @@ probe(struct dra_live *l)
 }
 
 /*
- * Down, and the time has come: probe the server again.  When it
- * answers, every kind that is not refused is listed at once.
+ * Not up, and the time has come: discover a new context's server, or
+ * probe one that was down.  When it answers, every kind that is not
+ * refused is listed at once.
  */
 static void
 conn_try(struct dra_live *l)
 {
+	struct kube_dra_info	 info;
 	struct dra_err		 err;
 	struct kind		*kd;
 	char			 why[512];
@@ -728,11 +749,27 @@ conn_try(struct dra_live *l)
 	int			 rc;
 
 	dra_err_clear(&err);
-	rc = kube_client_ping(l->c, PROBE_PATH, PROBE_TIMEOUT_MS, &err);
-	if (!probe_ok(rc, &err, why, sizeof why)) {
-		if (!on_cancel(l))
+	if (l->conn == C_DISCOVER) {
+		rc = kube_discover_dra(l->c, l->ctx->opts.dra_api_version,
+		    &info, &err);
+		if (rc != KUBE_OK) {
+			if (on_cancel(l))
+				return;
+			snprintf(why, sizeof why, "%scontext \"%.64s\": "
+			    "%.400s", transport_error(rc) ? "cannot reach " :
+			    "", kube_client_context(l->c), err.msg);
 			conn_wait(l, why);
-		return;
+			return;
+		}
+		l->info = info;
+	} else {
+		rc = kube_client_ping(l->c, PROBE_PATH, PROBE_TIMEOUT_MS,
+		    &err);
+		if (!probe_ok(rc, &err, why, sizeof why)) {
+			if (!on_cancel(l))
+				conn_wait(l, why);
+			return;
+		}
 	}
 	live_logf(l, 6, "the server answers: listing again");
 	l->conn = C_UP;
@@ -918,10 +955,19 @@ live_logf(struct dra_live *l, int level, const char *fmt, ...)
 	on_log(l, level, line);
 }
 
+/*
+ * Hand s over (the UI's poll takes it), replacing one not taken yet;
+ * dropped when another context is wanted: s is of the old one.
+ */
 static void
 publish(struct dra_live *l, struct kube_snapshot *s)
 {
 	pthread_mutex_lock(&l->mu);
+	if (l->want_client != NULL) {
+		pthread_mutex_unlock(&l->mu);
+		kube_snapshot_free(s);
+		return;
+	}
 	kube_snapshot_free(l->pending);
 	l->pending = s;
 	notify(l);
@@ -1020,13 +1066,21 @@ status_update(struct dra_live *l)
 	}
 	if (wait_ms < 0)
 		wait_ms = 0;
+	st.connecting = l->conn == C_DISCOVER;
 	refusals(l, &refused);
 	pthread_mutex_lock(&l->mu);
+	if (l->want_client != NULL) {
+		/* src_set_context said "connecting"; this is of the old */
+		pthread_mutex_unlock(&l->mu);
+		dra_buf_release(&refused);
+		return;
+	}
 	if (why != NULL)
 		snprintf(st.note, sizeof st.note, "%.440s; next try in %lld s",
 		    why, wait_ms / 1000 + 1);
-	else if (l->ctx_note[0] != '\0')
-		snprintf(st.note, sizeof st.note, "%s", l->ctx_note);
+	else if (st.connecting)
+		snprintf(st.note, sizeof st.note, "connecting to context "
+		    "\"%.200s\"...", kube_client_context(l->c));
 	else if (refused.len > 0)
 		snprintf(st.note, sizeof st.note, "%s", dra_buf_str(&refused));
 	else if (l->bad_object[0] != '\0')
@@ -1039,7 +1093,8 @@ status_update(struct dra_live *l)
 		l->synced = (int64_t)time(NULL);
 	st.updated = l->synced;
 	memcpy(st.where, l->st.where, sizeof st.where);
-	if (st.stale != l->st.stale || strcmp(st.note, l->st.note) != 0)
+	if (st.stale != l->st.stale || st.connecting != l->st.connecting ||
+	    strcmp(st.note, l->st.note) != 0)
 		notify(l);
 	l->st = st;
 	pthread_mutex_unlock(&l->mu);
@@ -1091,66 +1146,56 @@ client_make(struct dra_live *l, const char *context, struct dra_err *err)
 	return c;
 }
 
-/* In the thread: a new client for context, or a note saying why not. */
+/*
+ * In the thread: c (made by src_set_context) replaces the client.
+ * Everything of the old context goes: watches, caches, notes; the new
+ * one is discovered first (conn_try), then listed.
+ */
 static void
-switch_context(struct dra_live *l, const char *context)
+switch_context(struct dra_live *l, struct kube_client *c)
 {
-	struct kube_client	*c;
 	struct kube_watch_set	*ws, *old;
-	struct kube_dra_info	 info;
-	struct dra_err		 err;
+	struct kind		*kd;
 	size_t			 i;
 
-	dra_err_clear(&err);
-	c = client_make(l, context, &err);
-	if (c != NULL) {
-		kube_client_detach_terminal(c);
-		if (kube_discover_dra(c, l->ctx->opts.dra_api_version, &info,
-		    &err) != KUBE_OK) {
-			kube_client_free(c);
-			c = NULL;
-		}
-	}
-	if (c == NULL) {
-		pthread_mutex_lock(&l->mu);
-		snprintf(l->ctx_note, sizeof l->ctx_note, "cannot switch to "
-		    "context \"%.64s\": %.400s", context, err.msg);
-		pthread_mutex_unlock(&l->mu);
-		return;
-	}
 	/* ws is swapped under mu (the UI's thread wakes it up) */
 	ws = kube_watch_set_new(c);
 	pthread_mutex_lock(&l->mu);
-	l->ctx_note[0] = '\0';
 	l->warning[0] = '\0';
 	old = l->ws;
 	l->ws = ws;
 	pthread_mutex_unlock(&l->mu);
 	kube_watch_set_free(old);
 	for (i = 0; i < l->nkinds; i++) {
-		l->kinds[i].w = NULL;	/* freed with the set */
-		cache_clear(&l->kinds[i].objs);
-		free(l->kinds[i].rv);
-		l->kinds[i].rv = NULL;
-		l->kinds[i].limited = 0;
-		l->kinds[i].state = K_WAIT;
-		l->kinds[i].retry_ms = 0;
-		l->kinds[i].backoff_ms = 0;
-		l->kinds[i].why[0] = '\0';
+		kd = &l->kinds[i];
+		kd->w = NULL;	/* freed with the set */
+		cache_clear(&kd->objs);
+		free(kd->rv);
+		kd->rv = NULL;
+		kd->limited = 0;
+		kd->state = K_WAIT;
+		kd->retry_ms = 0;
+		kd->backoff_ms = 0;
+		kd->why[0] = '\0';
 	}
 	kube_client_free(l->c);
 	l->c = c;
-	l->info = info;
+	memset(&l->info, 0, sizeof l->info);
 	free(l->own_ns);
 	l->own_ns = xstrdup(l->ctx->opts.namespace != NULL ?
 	    l->ctx->opts.namespace : kube_client_namespace(c));
-	l->conn = C_UP;
+	l->bad_object[0] = '\0';
+	l->synced = 0;
+	l->conn = C_DISCOVER;
+	l->conn_retry_ms = 0;
 	l->conn_backoff_ms = 0;
 	l->conn_why[0] = '\0';
-	l->probe_ms = now_ms() + PROBE_EVERY_MS;
 	where_update(l);
+	/* an empty snapshot of the new context, at once */
 	l->dirty = 1;
 	l->dirty_ms = now_ms();
+	live_logf(l, 6, "switched to context \"%s\"",
+	    kube_client_context(c));
 }
 
 static void *
@@ -1158,8 +1203,9 @@ run(void *arg)
 {
 	struct dra_live		*l = arg;
 	struct kind		*kd;
+	struct kube_client	*c;
 	struct dra_err		 err;
-	char			*ns = NULL, *ctx = NULL, why[512];
+	char			*ns = NULL, why[512];
 	long long		 now, next;
 	size_t			 i;
 	int			 refresh, set_ns, rc, waiting;
@@ -1183,14 +1229,12 @@ run(void *arg)
 		l->want_ns = 0;
 		ns = l->want_ns_value;
 		l->want_ns_value = NULL;
-		ctx = l->want_ctx;
-		l->want_ctx = NULL;
+		c = l->want_client;
+		l->want_client = NULL;
 		pthread_mutex_unlock(&l->mu);
 
-		if (ctx != NULL) {
-			switch_context(l, ctx);
-			free(ctx);
-		}
+		if (c != NULL)
+			switch_context(l, c);
 		if (set_ns) {
 			free(l->ns);
 			l->ns = ns;
@@ -1291,7 +1335,7 @@ run(void *arg)
 			if (kd->state == K_WAIT && kd->retry_ms < next)
 				next = kd->retry_ms;
 		}
-		if (on_cancel(l))
+		if (stopping(l))
 			break;
 		dra_err_clear(&err);
 		kube_watch_poll(l->ws, next > now ? (long)(next - now) : 0,
@@ -1383,11 +1427,21 @@ src_contexts(void *arg, const char ***names, const char **current,
 	return KUBE_OK;
 }
 
+/*
+ * The new context's client is made here, in the UI's thread (reading
+ * the kubeconfig files is quick; an exec plugin only runs at the first
+ * request, in the thread), so an unusable context is refused at once
+ * and nothing changes.  Else the status names the new context from
+ * now on, connecting; the old context's snapshot not yet taken is
+ * dropped, as is any the thread still makes of it (publish), and its
+ * request under way is abandoned (on_cancel).
+ */
 static int
 src_set_context(void *arg, const char *name, struct dra_err *err)
 {
-	struct dra_live	*l = arg;
-	size_t		 i;
+	struct dra_live		*l = arg;
+	struct kube_client	*c, *old;
+	size_t			 i;
 
 	for (i = 0; i < l->nctx; i++)
 		if (strcmp(l->ctx_names[i], name) == 0)
@@ -1395,12 +1449,30 @@ src_set_context(void *arg, const char *name, struct dra_err *err)
 	if (i == l->nctx)
 		return dra_err_set(err, KUBE_E_CONFIG, "context \"%s\" does "
 		    "not exist in the kubeconfig", name);
+	c = client_make(l, name, err);
+	if (c == NULL)
+		return err->code != KUBE_OK ? err->code : KUBE_E_CONFIG;
+	kube_client_detach_terminal(c);
 	pthread_mutex_lock(&l->mu);
-	free(l->want_ctx);
-	l->want_ctx = xstrdup(name);
+	old = l->want_client;
+	l->want_client = c;
+	kube_snapshot_free(l->pending);
+	l->pending = NULL;
+	free(l->ctx_current);
+	l->ctx_current = xstrdup(kube_client_context(c));
+	snprintf(l->st.where, sizeof l->st.where, "context %s (%s)",
+	    kube_client_context(c), kube_client_server(c));
+	l->st.stale = 1;
+	l->st.connecting = 1;
+	l->st.updated = 0;
+	snprintf(l->st.note, sizeof l->st.note, "connecting to context "
+	    "\"%.200s\"...", kube_client_context(c));
+	notify(l);
 	if (l->ws != NULL)
 		kube_watch_wakeup(l->ws);
+	pthread_cond_broadcast(&l->cond);
 	pthread_mutex_unlock(&l->mu);
+	kube_client_free(old);	/* never used */
 	return KUBE_OK;
 }
 
@@ -1541,7 +1613,7 @@ dra_live_stop(struct dra_live *l)
 	free(l->ns);
 	free(l->own_ns);
 	free(l->want_ns_value);
-	free(l->want_ctx);
+	kube_client_free(l->want_client);
 	if (l->pipe[0] != -1)
 		close(l->pipe[0]);
 	if (l->pipe[1] != -1)

@@ -51,9 +51,12 @@ struct dra_live *dra_live_start(struct dra_ctx *ctx, const char *ns,
  * snapshot, fd turns readable when there is one, refresh probes the
  * server and lists everything again, set_namespace lists the
  * namespaced kinds of one namespace (NULL: all) again, contexts names
- * the kubeconfig's contexts, set_context switches to another (a new
- * client, discovery and lists, in the thread; errors on the status
- * note).  The first poll returns the snapshot of the first list.
+ * the kubeconfig's contexts, set_context switches to another: its client is made at once (an
+ * unusable context is an error and nothing changes), the old
+ * context's data is no longer handed over, the status names the new
+ * one, connecting, and the thread discovers and lists it (errors on
+ * the status note, retried with backoff).  The first poll returns the
+ * snapshot of the first list.
  */
 void	dra_live_source(struct dra_live *l, struct tui_source *src);
 

@@ -635,8 +635,9 @@ cmd_namespace(struct tui *t, const char *arg)
 static int
 cmd_context(struct tui *t, const char *arg)
 {
-	struct tui_view	*v;
-	struct dra_err	 err;
+	struct tui_view		*v;
+	struct kube_snapshot	*s;
+	struct dra_err		 err;
 
 	if (t->src == NULL || t->src->contexts == NULL) {
 		tui_status(t, 1, "contexts: not available when reading a "
@@ -658,8 +659,17 @@ cmd_context(struct tui *t, const char *arg)
 		tui_status(t, 1, "context %s: %s", arg, err.msg);
 		return TUI_REDRAW;
 	}
+	/* Nothing of the old context under the new one's name. */
+	s = kube_snapshot_new();
+	kube_snapshot_finish(s);
+	kube_snapshot_free(t->pending);
+	t->pending = NULL;
+	tui_set_snapshot(t, s);
+	/* Enter on the contexts list: back where it was opened from. */
+	if ((v = tui_top(t)) != NULL && v->type == &tui_view_contexts)
+		pop_view(t);
 	tui_status(t, 0, "context: %s", arg);
-	return TUI_REDRAW | TUI_REFRESH;
+	return TUI_REDRAW;
 }
 
 static int
@@ -1256,7 +1266,10 @@ draw_header(struct tui *t)
 	if (!t->have_st)
 		snprintf(ind, sizeof ind, " ");
 	if (t->have_st && t->st.live) {
-		if (t->st.stale) {
+		if (t->st.connecting) {
+			snprintf(ind, sizeof ind, "CONNECTING");
+			ic = TUI_C_STALE;
+		} else if (t->st.stale) {
 			age = t->st.updated > 0 ? (int64_t)time(NULL) -
 			    t->st.updated : 0;
 			snprintf(ind, sizeof ind, "STALE %llds",

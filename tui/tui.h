@@ -36,6 +36,10 @@ struct tui_source_status {
 	int	 stale;		/* 1: the data may be out of date (a watch
 				   broke and is reconnecting, or the last
 				   list failed); the UI shows it */
+	int	 connecting;	/* 1: no data of this cluster yet (a
+				   context switch the source has not
+				   listed yet): nothing old is shown
+				   under the new name */
 	int64_t	 updated;	/* Unix seconds of the newest data */
 	char	 where[256];	/* "context kind-dra (https://...)" or the
 				   file name */
@@ -72,6 +76,12 @@ struct tui_source_status {
  *   only; strings borrowed until the next call) and the current one
  *   into *current.  Returns KUBE_OK or an error.
  * set_context: switch to context name (reconnect, list again).
+ *   Returns at once: KUBE_OK, or an error (an unknown name, a context
+ *   whose configuration is unusable) and nothing changed.  From then
+ *   on no data of the old context is handed over; the status names
+ *   the new context with connecting set until its first lists are in,
+ *   and says why while it cannot be reached (retried with backoff).
+ *   The UI shows no data meanwhile.
  */
 struct tui_source {
 	void	*arg;

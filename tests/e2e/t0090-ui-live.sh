@@ -15,6 +15,11 @@
 #     (the times are printed), ctrl-r meanwhile gives an answer, not an
 #     endless "refreshing"; a claim created meanwhile appears once the
 #     relay runs again, LIVE;
+#   - :ctx dead-ctx (a context whose server port is closed): at once the
+#     header names dead-ctx, CONNECTING, no rows of the old context,
+#     then the connection error on the status line; the contexts list
+#     marks dead-ctx current; Enter on the first context switches back,
+#     leaves the list for the claims view, whose claim comes back, LIVE;
 #   - the namespace-limited user (limited.kubeconfig, -n team-a) sees
 #     team-a's claims and a note that other lists were forbidden;
 #   - q quits with status 0 and nothing on stderr.
@@ -225,6 +230,72 @@ else
 	show_screen
 fi
 quit_ui "admin"
+
+# ---- contexts: an unreachable one, and back --------------------------------
+ck=$T/ctx.kubeconfig
+cp "$W/admin.kubeconfig" "$ck"
+kc() { kubectl --kubeconfig "$ck" "$@" >/dev/null; }
+ctx0=$(kubectl --kubeconfig "$ck" config current-context)
+cl0=$(kubectl --kubeconfig "$ck" config view -o jsonpath="{.contexts[?(@.name==\"$ctx0\")].context.cluster}")
+us0=$(kubectl --kubeconfig "$ck" config view -o jsonpath="{.contexts[?(@.name==\"$ctx0\")].context.user}")
+# the first context goes through the relay; dead-ctx to a closed port
+kc config set-cluster "$cl0" --server "$server"
+kc config set-cluster dead --server https://127.0.0.1:1
+kc config set-context dead-ctx --cluster dead --user "$us0"
+start_ui ui claims -n "$ns" --kubeconfig "$ck"
+if wait_for "claims($ns)[2]" 30 && wait_for "LIVE" 10; then
+	tm send-keys : ctx Space dead-ctx Enter
+	t0=$(ms)
+	if wait_for "context dead-ctx" 5; then
+		echo "t0090: the header named dead-ctx after $(($(ms) - t0)) ms"
+		screen | grep -qF "CONNECTING" ||
+			{ fail "ctx: the header does not say CONNECTING"; show_screen; }
+		screen | grep -qF "claims($ns)[0]" ||
+			{ fail "ctx: rows of the old context under dead-ctx"; show_screen; }
+		screen | grep -qF "live-b" &&
+			{ fail "ctx: claim live-b of the old context under dead-ctx"; show_screen; }
+	else
+		fail "ctx: the header did not name dead-ctx at once"
+		show_screen
+	fi
+	if wait_for "cannot reach context \"dead-ctx\"" 20; then
+		screen | grep -Eq "next try in [0-9]+ s" ||
+			{ fail "ctx: the error does not say when the next try is"; show_screen; }
+	else
+		fail "ctx: no connection error for dead-ctx"
+		show_screen
+	fi
+	tm send-keys : ctx Enter
+	if wait_for "contexts[" 5; then
+		screen | grep -Eq "^ *\* +dead-ctx" ||
+			{ fail "ctx: the contexts list does not mark dead-ctx current"; show_screen; }
+		screen | grep -Eq "^ *\* +$ctx0" &&
+			{ fail "ctx: the contexts list still marks $ctx0 current"; show_screen; }
+		# the first row is the first context: Enter switches to it
+		tm send-keys g Enter
+		if wait_for "context $ctx0" 10 && wait_for "claims($ns)[2]" 30 &&
+		    wait_for "LIVE" 10; then
+			screen | grep -qF "contexts[" &&
+				{ fail "ctx: still in the contexts list after Enter"; show_screen; }
+			screen | grep -Eq "^ *live-b +pending" ||
+				{ fail "ctx: claim live-b not back"; show_screen; }
+		else
+			fail "ctx: no switch back to $ctx0 with its claims"
+			show_screen
+		fi
+		tm send-keys : ctx Enter
+		wait_for "contexts[" 5 && { screen | grep -Eq "^ *\* +$ctx0" ||
+			{ fail "ctx: $ctx0 not marked current after the switch back"; show_screen; }; }
+		tm send-keys Escape
+	else
+		fail "ctx: no contexts list"
+		show_screen
+	fi
+else
+	fail "ctx: ui claims did not come up LIVE with the two claims"
+	show_screen
+fi
+quit_ui "contexts"
 
 # ---- the namespace-limited user ------------------------------------------
 lk=$W/limited.kubeconfig
