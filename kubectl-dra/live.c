@@ -38,6 +38,11 @@
  * named at once, with no data, and discovered (then listed) with the
  * same backoff while it cannot be reached.
  *
+ * A user who may not list a kind in every namespace gets, as `get`
+ * does, its own namespace (-n, else the context's); the UI's ":ns
+ * NAME" then makes NAME the namespace listed for those kinds
+ * (set_namespace), the kinds read in every namespace staying so.
+ *
  * Threads: dra_live_start lists in the caller's thread (an exec plugin
  * may prompt), then detaches the client from the terminal and starts
  * one thread that owns the client and the watch set from then on.  The
@@ -115,6 +120,9 @@ struct kind {
 	char				 why[512];	/* why K_WAIT */
 	int				 limited;	/* listed in own_ns
 							   only (403 for all) */
+	int				 narrow;	/* namespaced, and
+							   refused in every
+							   namespace */
 };
 
 /* The thread's link to the server. */
@@ -135,6 +143,8 @@ struct dra_live {
 	size_t			 nkinds;
 	char			*ns;		/* NULL: every namespace */
 	char			*own_ns;
+	char			*pick_ns;	/* set_namespace's: replaces
+						   own_ns (and ns) */
 	enum conn_state		 conn;
 	long long		 conn_retry_ms;	/* next try when not up */
 	long			 conn_backoff_ms;
@@ -202,6 +212,7 @@ static void	 conn_try(struct dra_live *);
 static void	 probe(struct dra_live *);
 static int	 probe_ok(int, const struct dra_err *, char *, size_t);
 static int	 stopping(struct dra_live *);
+static void	 pick_namespace(struct dra_live *, char *);
 static void	 kinds_init(struct dra_live *);
 static struct kube_snapshot *build(struct dra_live *);
 static void	 first_add(struct dra_live *, struct kind *, const cJSON *);
@@ -490,6 +501,7 @@ static int
 list_kind(struct dra_live *l, struct kind *kd, struct dra_err *err)
 {
 	struct dra_buf	 refused;
+	const char	*ns = NULL, *own;
 	char		*rv = NULL, *old_av;
 	int		 rc;
 
@@ -497,16 +509,23 @@ list_kind(struct dra_live *l, struct kind *kd, struct dra_err *err)
 		kube_watch_cancel(l->ws, kd->w);
 		kd->w = NULL;
 	}
+	/* the namespace asked for (set_namespace) replaces the own one */
+	own = l->pick_ns != NULL ? l->pick_ns : l->own_ns;
+	if (kd->k->namespaced && l->ns != NULL)
+		ns = l->pick_ns != NULL ? l->pick_ns : l->ns;
 	dra_buf_init(&refused, DRA_BUF_MAX_SMALL);
 	old_av = kd->api_version;
 	kd->api_version = NULL;
-	rc = dra_list_kind(l->c, &l->info, kd->k, kd->k->namespaced ? l->ns :
-	    NULL, l->own_ns, list_item, list_reset, kd, kd->path,
-	    sizeof kd->path, &rv, &refused, err);
+	rc = dra_list_kind(l->c, &l->info, kd->k, ns, own, list_item,
+	    list_reset, kd, kd->path, sizeof kd->path, &rv, &refused, err);
 	/* the refusal's text is made by refusals() from the states */
 	dra_buf_release(&refused);
-	kd->limited = rc == KUBE_OK && kd->k->namespaced && l->ns == NULL &&
+	kd->limited = rc == KUBE_OK && kd->k->namespaced && ns == NULL &&
 	    strstr(kd->path, "/namespaces/") != NULL;
+	/* refused in every namespace: the own one was tried next */
+	if (rc == KUBE_OK || rc == KUBE_E_FORBIDDEN)
+		kd->narrow = kd->k->namespaced && ns == NULL &&
+		    (kd->limited || rc == KUBE_E_FORBIDDEN);
 	if (rc != KUBE_OK) {
 		if (kd->fresh != NULL)
 			first_drop(l, "a list failed after items");
@@ -979,24 +998,45 @@ publish(struct dra_live *l, struct kube_snapshot *s)
  * list resourceslices, nodes (forbidden) nor beyond namespace
  * \"team-a\"; showing what could be read" (as `get` says it in its
  * Warning line, grouped), into b; nothing when all could be read.
+ * When nothing could be read it says so, short ("nothing could be
+ * read: every list was forbidden, cluster-wide and in namespace
+ * \"default\"; :ns NAME lists another namespace", the hint when the
+ * namespaced kinds were refused in every namespace).  Returns
+ * tui_source_status.partial: 0 (all read), 1 (some refused or read in
+ * one namespace) or 2 (nothing).
  */
-static void
+static int
 refusals(struct dra_live *l, struct dra_buf *b)
 {
 	struct kind	*kd;
-	const char	*own = l->own_ns != NULL ? l->own_ns : "";
-	size_t		 i, nden = 0, nlim = 0, nns = 0, n, nsd;
+	const char	*own, *nsd_ns;
+	size_t		 i, nden = 0, nlim = 0, nns = 0, nread = 0, nnarrow = 0;
+	size_t		 n, nsd;
 	int		 pass;
 
+	own = l->pick_ns != NULL ? l->pick_ns : l->own_ns != NULL ?
+	    l->own_ns : "";
+	nsd_ns = l->ns != NULL && l->pick_ns == NULL ? l->ns : own;
 	for (i = 0; i < l->nkinds; i++) {
 		kd = &l->kinds[i];
 		nden += kd->state == K_DENIED;
 		nlim += kd->limited;
+		nnarrow += kd->narrow;
 		nns += kd->k->namespaced && kd->state != K_DENIED &&
 		    kd->state != K_OFF;
+		nread += kd->state != K_DENIED && kd->state != K_OFF;
 	}
 	if (nden == 0 && nlim == 0)
-		return;
+		return 0;
+	if (nread == 0) {
+		dra_buf_adds(b, "nothing could be read: every list was "
+		    "forbidden");
+		if (nnarrow > 0)
+			dra_buf_addf(b, ", cluster-wide and in namespace "
+			    "\"%s\"; :ns NAME lists another namespace",
+			    nsd_ns);
+		return 2;
+	}
 	dra_buf_adds(b, "cannot list ");
 	/* the cluster's kinds, then the namespace's, named once */
 	for (pass = 0, n = 0; pass < 2; pass++) {
@@ -1011,8 +1051,7 @@ refusals(struct dra_live *l, struct dra_buf *b)
 			nsd += pass;
 		}
 		if (nsd > 0)
-			dra_buf_addf(b, " in namespace \"%s\"",
-			    l->ns != NULL ? l->ns : own);
+			dra_buf_addf(b, " in namespace \"%s\"", nsd_ns);
 	}
 	if (nden > 0)
 		dra_buf_adds(b, " (forbidden)");
@@ -1031,6 +1070,7 @@ refusals(struct dra_live *l, struct dra_buf *b)
 		    nden > 0 ? "" : " (forbidden)");
 	}
 	dra_buf_adds(b, "; showing what could be read");
+	return 1;
 }
 
 /* The status from the kinds' states (the thread's view), under mu. */
@@ -1056,6 +1096,8 @@ status_update(struct dra_live *l)
 	}
 	for (i = 0; i < l->nkinds; i++) {
 		kd = &l->kinds[i];
+		if (kd->narrow)
+			st.narrowed = 1;
 		if (kd->state == K_WAIT) {
 			st.stale = 1;
 			if (why == NULL && l->conn == C_UP) {
@@ -1066,8 +1108,9 @@ status_update(struct dra_live *l)
 	}
 	if (wait_ms < 0)
 		wait_ms = 0;
+	st.narrowed |= l->ns != NULL;
 	st.connecting = l->conn == C_DISCOVER;
-	refusals(l, &refused);
+	st.partial = refusals(l, &refused);
 	pthread_mutex_lock(&l->mu);
 	if (l->want_client != NULL) {
 		/* src_set_context said "connecting"; this is of the old */
@@ -1094,6 +1137,7 @@ status_update(struct dra_live *l)
 	st.updated = l->synced;
 	memcpy(st.where, l->st.where, sizeof st.where);
 	if (st.stale != l->st.stale || st.connecting != l->st.connecting ||
+	    st.partial != l->st.partial || st.narrowed != l->st.narrowed ||
 	    strcmp(st.note, l->st.note) != 0)
 		notify(l);
 	l->st = st;
@@ -1173,6 +1217,7 @@ switch_context(struct dra_live *l, struct kube_client *c)
 		free(kd->rv);
 		kd->rv = NULL;
 		kd->limited = 0;
+		kd->narrow = 0;
 		kd->state = K_WAIT;
 		kd->retry_ms = 0;
 		kd->backoff_ms = 0;
@@ -1196,6 +1241,39 @@ switch_context(struct dra_live *l, struct kube_client *c)
 	l->dirty_ms = now_ms();
 	live_logf(l, 6, "switched to context \"%s\"",
 	    kube_client_context(c));
+}
+
+/*
+ * set_namespace: pick (owned, NULL: the own namespace again) is listed
+ * instead of the own one; the kinds refused in every namespace (all
+ * namespaced kinds when the source was started on one namespace) are
+ * listed again, the others stay as they are.
+ */
+static void
+pick_namespace(struct dra_live *l, char *pick)
+{
+	struct kind	*kd;
+	size_t		 i;
+
+	free(l->pick_ns);
+	l->pick_ns = pick;
+	for (i = 0; i < l->nkinds; i++) {
+		kd = &l->kinds[i];
+		if (!kd->k->namespaced || kd->state == K_OFF ||
+		    (l->ns == NULL && !kd->narrow))
+			continue;
+		if (kd->w != NULL)
+			kube_watch_cancel(l->ws, kd->w);
+		kd->w = NULL;
+		cache_clear(&kd->objs);
+		kd->limited = 0;
+		kd->state = K_WAIT;
+		kd->retry_ms = 0;
+		kd->backoff_ms = 0;
+		kd->why[0] = '\0';
+	}
+	l->dirty = 1;
+	l->dirty_ms = now_ms();
 }
 
 static void *
@@ -1236,25 +1314,8 @@ run(void *arg)
 		if (c != NULL)
 			switch_context(l, c);
 		if (set_ns) {
-			free(l->ns);
-			l->ns = ns;
+			pick_namespace(l, ns);
 			ns = NULL;
-			for (i = 0; i < l->nkinds; i++) {
-				kd = &l->kinds[i];
-				if (!kd->k->namespaced)
-					continue;
-				if (kd->w != NULL)
-					kube_watch_cancel(l->ws, kd->w);
-				kd->w = NULL;
-				cache_clear(&kd->objs);
-				kd->limited = 0;
-				kd->state = K_WAIT;
-				kd->retry_ms = 0;
-				kd->backoff_ms = 0;
-				kd->why[0] = '\0';
-			}
-			l->dirty = 1;
-			l->dirty_ms = now_ms();
 		}
 		free(ns);
 		ns = NULL;
@@ -1464,6 +1525,8 @@ src_set_context(void *arg, const char *name, struct dra_err *err)
 	    kube_client_context(c), kube_client_server(c));
 	l->st.stale = 1;
 	l->st.connecting = 1;
+	l->st.partial = 0;
+	l->st.narrowed = 0;
 	l->st.updated = 0;
 	snprintf(l->st.note, sizeof l->st.note, "connecting to context "
 	    "\"%.200s\"...", kube_client_context(c));
@@ -1613,6 +1676,7 @@ dra_live_stop(struct dra_live *l)
 	free(l->ns);
 	free(l->own_ns);
 	free(l->want_ns_value);
+	free(l->pick_ns);
 	kube_client_free(l->want_client);
 	if (l->pipe[0] != -1)
 		close(l->pipe[0]);

@@ -29,8 +29,10 @@ struct dra_live;
  *
  * A 403 on a kind is not fatal: the kind stays empty and the note says
  * "cannot list resourceslices (forbidden); showing what could be
- * read"; a namespace-limited user gets its own namespace (-n, else the
- * context's) for the namespaced kinds, as `get` does.
+ * read" (status partial 1; 2 when nothing could be read); a
+ * namespace-limited user gets its own namespace (-n, else the
+ * context's) for the namespaced kinds, as `get` does (status
+ * narrowed).
  *
  * The thread probes the server (GET /readyz, 5 s, every 5 s) and
  * limits each request to 30 s unless --request-timeout is given: a
@@ -49,9 +51,11 @@ struct dra_live *dra_live_start(struct dra_ctx *ctx, const char *ns,
 /*
  * Fill src with l's callbacks (arg = l): poll hands over the newest
  * snapshot, fd turns readable when there is one, refresh probes the
- * server and lists everything again, set_namespace lists the
- * namespaced kinds of one namespace (NULL: all) again, contexts names
- * the kubeconfig's contexts, set_context switches to another: its client is made at once (an
+ * server and lists everything again, set_namespace makes ns (NULL:
+ * the own namespace again) the namespace listed for the kinds refused
+ * in every namespace (for every namespaced kind when dra_live_start
+ * was given a namespace), contexts names the kubeconfig's contexts,
+ * set_context switches to another: its client is made at once (an
  * unusable context is an error and nothing changes), the old
  * context's data is no longer handed over, the status names the new
  * one, connecting, and the thread discovers and lists it (errors on

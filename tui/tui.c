@@ -605,12 +605,15 @@ cmd_namespace(struct tui *t, const char *arg)
 {
 	struct dra_err	err;
 	const char	*ns = arg;
+	int		 narrow;
 
 	if (arg == NULL || strcmp(arg, "-") == 0 || strcmp(arg, "all") == 0 ||
 	    strcmp(arg, "*") == 0 || strcmp(arg, "-A") == 0)
 		ns = NULL;
-	if (t->opts.narrow_source && t->src != NULL &&
-	    t->src->set_namespace != NULL) {
+	/* A source that lists one namespace lists this one instead. */
+	narrow = t->src != NULL && t->src->set_namespace != NULL &&
+	    (t->opts.narrow_source || (t->have_st && t->st.narrowed));
+	if (narrow) {
 		dra_err_clear(&err);
 		if (t->src->set_namespace(t->src->arg, ns, &err) != KUBE_OK) {
 			tui_status(t, 1, "namespace: %s", err.msg);
@@ -622,9 +625,12 @@ cmd_namespace(struct tui *t, const char *arg)
 	invalidate_views(t);
 	count_snapshot(t);
 	/* (A source that narrows lists the namespace anew.) */
-	if (ns != NULL && t->snap != NULL && !t->opts.narrow_source &&
+	if (ns != NULL && t->snap != NULL && !narrow &&
 	    !ns_has_objects(t->snap, ns))
 		ns_unknown(t, ns);
+	else if (narrow && !t->opts.narrow_source)
+		tui_busy(t, "namespace: %s: listing%s", ns != NULL ? ns :
+		    "all namespaces", tui_glyphs()->ellipsis);
 	else
 		tui_status(t, 0, "namespace: %s", ns != NULL ? ns :
 		    "all namespaces");
@@ -1274,6 +1280,11 @@ draw_header(struct tui *t)
 			    t->st.updated : 0;
 			snprintf(ind, sizeof ind, "STALE %llds",
 			    (long long)(age > 0 ? age : 0));
+			ic = TUI_C_STALE;
+		} else if (t->st.partial > 0) {
+			/* watched, but not all of it could be read */
+			snprintf(ind, sizeof ind, "%s", t->st.partial > 1 ?
+			    "NO ACCESS" : "LIVE (partial)");
 			ic = TUI_C_STALE;
 		} else {
 			snprintf(ind, sizeof ind, "LIVE");

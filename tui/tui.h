@@ -40,6 +40,15 @@ struct tui_source_status {
 				   context switch the source has not
 				   listed yet): nothing old is shown
 				   under the new name */
+	int	 partial;	/* 0: every kind was read; 1: some lists
+				   were refused (403) or read in one
+				   namespace only; 2: nothing could be
+				   read.  The note says which */
+	int	 narrowed;	/* 1: the source lists namespaced kinds in
+				   one namespace only (the user may not
+				   list every namespace): ":ns NAME" then
+				   calls set_namespace, so that NAME is
+				   the namespace listed */
 	int64_t	 updated;	/* Unix seconds of the newest data */
 	char	 where[256];	/* "context kind-dra (https://...)" or the
 				   file name */
@@ -65,12 +74,16 @@ struct tui_source_status {
  * fd: a descriptor that turns readable when poll has news (the UI
  *   polls it beside the terminal), or -1 to rely on the timer.
  * refresh: drop the cache and list everything again (ctrl-r).
- * set_namespace: from now on show namespace ns only (NULL: all).
- *   Returns KUBE_OK or an error (err).  The UI calls it on ":ns" only
- *   when tui_opts.narrow_source is set: by default a namespace is a
- *   filter of the views, and the source keeps every namespace it may
- *   read, because claims of other namespaces hold devices (the GPU map
- *   and the devices list would show them free).
+ * set_namespace: the namespace the user looks at (NULL: all).  A
+ *   source that lists one namespace lists ns from now on (NULL: its
+ *   own again); one that reads every namespace may ignore it.
+ *   Returns KUBE_OK or an error (err).  The UI calls it on ":ns" when
+ *   tui_opts.narrow_source is set or the status says narrowed: by
+ *   default a namespace is a filter of the views, and the source keeps
+ *   every namespace it may read, because claims of other namespaces
+ *   hold devices (the GPU map and the devices list would show them
+ *   free); a user who may not list every namespace gets the one asked
+ *   for instead of the one the source fell back to.
  * contexts: the kubeconfig's context names into *names (a
  *   NULL-terminated array the caller frees with free() for the array
  *   only; strings borrowed until the next call) and the current one

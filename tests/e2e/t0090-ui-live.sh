@@ -21,7 +21,12 @@
 #     marks dead-ctx current; Enter on the first context switches back,
 #     leaves the list for the claims view, whose claim comes back, LIVE;
 #   - the namespace-limited user (limited.kubeconfig, -n team-a) sees
-#     team-a's claims and a note that other lists were forbidden;
+#     team-a's claims and a note that other lists were forbidden,
+#     LIVE (partial);
+#   - the same user without -n (the context's namespace, "default",
+#     refuses everything): NO ACCESS and "nothing could be read";
+#     :ns team-a lists team-a (its claims, LIVE (partial)), :ns team-b
+#     says team-b is forbidden, :ns alone goes back to nothing;
 #   - q quits with status 0 and nothing on stderr.
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -306,12 +311,52 @@ if [ -s "$lk" ]; then
 		wait_for "[$n]" 10 || { fail "limited user: not the $n claims of team-a"; show_screen; }
 		screen | grep -qF "showing what could be read" ||
 			{ fail "limited user: no note on what could be read"; show_screen; }
-		screen | grep -qF "LIVE" || { fail "limited user: not LIVE"; show_screen; }
+		screen | grep -qF "LIVE (partial)" ||
+			{ fail "limited user: not LIVE (partial)"; show_screen; }
 	else
 		fail "limited user: no claims view with a forbidden note"
 		show_screen
 	fi
 	quit_ui "limited user"
+
+	# without -n: the context's namespace ("default") is refused too
+	na=$(kubectl get resourceclaims -n team-a --no-headers | wc -l)
+	start_ui ui claims --kubeconfig "$lk"
+	if wait_for "claims(all)[0]" 30 && wait_for "nothing could be read" 10; then
+		screen | grep -qF "in namespace \"default\"; :ns NAME lists another namespace" ||
+			{ fail "limited, no -n: the note does not name default nor :ns"; show_screen; }
+		screen | grep -qF "NO ACCESS" ||
+			{ fail "limited, no -n: the header does not say NO ACCESS"; show_screen; }
+		tm send-keys : ns Space team-a Enter
+		t0=$(ms)
+		if wait_for "claims(team-a)[$na]" 20; then
+			echo "t0090: limited user, :ns team-a: $na claims after $(($(ms) - t0)) ms"
+			wait_for "LIVE (partial)" 5 ||
+				{ fail "limited, :ns team-a: not LIVE (partial)"; show_screen; }
+			screen | grep -qF "beyond namespace \"team-a\"" ||
+				{ fail "limited, :ns team-a: no note on what was refused"; show_screen; }
+		else
+			fail "limited, :ns team-a: not the $na claims of team-a"
+			show_screen
+		fi
+		tm send-keys : ns Space team-b Enter
+		wait_for "in namespace \"team-b\"; :ns" 20 ||
+			{ fail "limited, :ns team-b: no note that team-b is forbidden"; show_screen; }
+		wait_for "claims(team-b)[0]" 5 ||
+			{ fail "limited, :ns team-b: not 0 claims"; show_screen; }
+		tm send-keys : ns Enter
+		if wait_for "in namespace \"default\"; :ns" 20; then
+			wait_for "claims(all)[0]" 5 ||
+				{ fail "limited, :ns: not 0 claims"; show_screen; }
+		else
+			fail "limited, :ns: not back to the context's namespace"
+			show_screen
+		fi
+	else
+		fail "limited, no -n: no claims view saying nothing could be read"
+		show_screen
+	fi
+	quit_ui "limited user without -n"
 else
 	fail "no $lk (tests/cluster/up writes it)"
 fi

@@ -11,7 +11,8 @@
  *
  *	<ms since start> snapshot claims=N slices=N devices=N pods=N
  *	    [claim=NS/NAME present|absent]
- *	<ms> status stale=0|1 note=TEXT
+ *	<ms> status stale=0|1 connecting=0|1 partial=0|1|2
+ *	    narrowed=0|1 where=TEXT note=TEXT
  *
  * and reads commands on standard input: "r" (refresh), "n NS" (set
  * namespace; "n" alone: all), "x CTX" (set context), "q" (quit).  It
@@ -181,9 +182,15 @@ main(int argc, char **argv)
 				save(s);
 			kube_snapshot_free(s);
 		}
-		if (st.stale != last.stale || strcmp(st.note, last.note) != 0) {
-			printf("%lld status stale=%d note=%s\n", ms_now() - t0,
-			    st.stale, st.note);
+		if (st.stale != last.stale || st.connecting !=
+		    last.connecting || st.partial != last.partial ||
+		    st.narrowed != last.narrowed ||
+		    strcmp(st.where, last.where) != 0 ||
+		    strcmp(st.note, last.note) != 0) {
+			printf("%lld status stale=%d connecting=%d partial=%d "
+			    "narrowed=%d where=%s note=%s\n", ms_now() - t0,
+			    st.stale, st.connecting, st.partial, st.narrowed,
+			    st.where, st.note);
 			fflush(stdout);
 		}
 		last = st;
