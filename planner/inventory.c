@@ -1064,9 +1064,8 @@ whole_placement(const struct plan_geometry *g)
 	return -1;
 }
 
-/* The start of a static MIG device: memorySlice<i> capacities, or name. */
-static int
-static_start(const struct kube_device *d)
+int
+plan_static_mig_start(const struct kube_device *d)
 {
 	const struct kube_capacity	*c;
 	size_t				 i;
@@ -1167,7 +1166,7 @@ read_static(struct statgrp *sg, struct tgpus *out, struct catgeo **cache,
 		d = sg->migs[i];
 		p = attr_str(d, "profile");
 		pi = p != NULL ? plan_profile_index(geo, p) : -1;
-		st = static_start(d);
+		st = plan_static_mig_start(d);
 		pl = pi >= 0 && st >= 0 ? find_placement(geo, pi, st) : -1;
 		if (pl < 0) {
 			warn_add(w, "%s/%s/%s: profile \"%s\" at memory slice "

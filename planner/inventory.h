@@ -241,6 +241,17 @@ int	plan_inventory_snapshot_gpus(const struct plan_inventory *inv,
 char	*plan_inventory_device(const struct plan_inventory *inv,
 	    const struct plan_gpu *g, int p, char *buf, size_t len);
 
+/*
+ * The first memory slice of a static MIG device d: the lowest i of its
+ * memorySlice<i> capacities (non-zero), else from its name: the start
+ * of gpu-N-mig-<profile>-<giid>-<start> (NVIDIA's driver v25.12 on) or
+ * of gpu-N-mig-<giid>-<start>-<size> (v25.3, v25.8), else the name's
+ * last number.  -1 when none of these gives one.  Shared by the
+ * inventory and the UI's GPU map (views/gpus.c), so both place an
+ * instance alike.
+ */
+int	plan_static_mig_start(const struct kube_device *d);
+
 /* The driver of g's devices: g->driver, else gpu.nvidia.com. */
 const char *plan_geometry_driver(const struct plan_geometry *g);
 

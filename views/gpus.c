@@ -103,7 +103,6 @@ static const struct kube_device *find_dev(struct build *, const char *,
 static void	 mark_seen(struct build *, const struct kube_device *);
 static struct ggrp *find_grp(struct build *, const char *, const char *,
 		    const char *);
-static int	 static_start(const struct kube_device *);
 static int	 profile_compute(const char *);
 static struct dra_gpu *gpu_new(struct build *);
 static int	 node_ok(struct build *, const char *);
@@ -388,66 +387,6 @@ find_grp(struct build *b, const char *driver, const char *node,
 	return g;
 }
 
-/*
- * The first memory slice of a static MIG device, as the inventory
- * reads it (planner/inventory.c static_start): the lowest i of its
- * memorySlice<i> capacities, else from its name: the last number of
- * gpu-N-mig-<profile>-<giid>-<start> (v25.12 on), the middle one of
- * gpu-N-mig-<giid>-<start>-<size> (v25.3, v25.8).  -1 when unknown.
- */
-static int
-static_start(const struct kube_device *d)
-{
-	const struct kube_capacity	*c;
-	const char			*p, *q;
-	long				 v, nums[3];
-	size_t				 i, n;
-	int				 low = -1, allnum;
-	char				*end;
-
-	for (i = 0; i < d->ncapacity; i++) {
-		c = &d->capacity[i];
-		if (strncmp(c->id, "memorySlice", 11) != 0 ||
-		    c->value.milli <= 0)
-			continue;
-		p = c->id + 11;
-		if (!isdigit((unsigned char)*p) || strlen(p) > 4)
-			continue;
-		v = strtol(p, &end, 10);
-		if (*end != '\0')
-			continue;
-		if (low < 0 || v < low)
-			low = (int)v;
-	}
-	if (low >= 0)
-		return low;
-	if ((p = strstr(d->name, "-mig-")) == NULL)
-		return -1;
-	p += 5;
-	/* The parts after -mig-: all numeric (3 of them) or not. */
-	allnum = 1;
-	n = 0;
-	for (q = p; *q != '\0'; q++) {
-		if (*q == '-')
-			n++;
-		else if (!isdigit((unsigned char)*q))
-			allnum = 0;
-	}
-	if (allnum && n == 2) {
-		for (i = 0, q = p; i < 3; i++) {
-			nums[i] = strtol(q, &end, 10);
-			q = end + (*end == '-');
-		}
-		return nums[1] <= 64 ? (int)nums[1] : -1;
-	}
-	for (q = d->name + strlen(d->name); q > p && isdigit((unsigned char)
-	    q[-1]); q--)
-		;
-	if (*q == '\0' || strlen(q) > 4)
-		return -1;
-	return (int)strtol(q, NULL, 10);
-}
-
 /* N of a "<N>g." profile name, else 0. */
 static int
 profile_compute(const char *name)
@@ -643,7 +582,7 @@ add_static(struct build *b, const struct plan_geometry *geo,
 		d = grp->v[i];
 		prof = dev_attr(d, "profile");
 		pi = plan_profile_index(geo, prof);
-		start = static_start(d);
+		start = plan_static_mig_start(d);
 		if (pi < 0 || start < 0)
 			continue;	/* the inventory warned */
 		pr = &geo->profiles[pi];
