@@ -56,6 +56,7 @@ static void	lv_clear_rows(struct tui_listview *);
 static void	lv_place(struct tui_listview *, int, size_t, size_t, size_t);
 static void	lv_collect(struct tui_listview *);
 static void	lv_texts(struct tui_listview *);
+static const char *lv_orig(void *, size_t);
 static char	*lv_join(const struct tui_listview *, size_t, char **,
 		    size_t *);
 static int	lv_test(const struct tui_listview *, size_t, char **,
@@ -89,12 +90,7 @@ tui_lv_init(struct tui_listview *lv)
 static void
 lv_clear_rows(struct tui_listview *lv)
 {
-	free(lv->ltext);
-	lv->ltext = NULL;
-	free(lv->loff);
-	lv->loff = NULL;
-	free(lv->wide);
-	lv->wide = NULL;
+	tui_texts_free(&lv->texts);
 	free(lv->match);
 	lv->match = NULL;
 	free(lv->order);
@@ -195,49 +191,43 @@ static void
 lv_texts(struct tui_listview *lv)
 {
 	const struct dra_table	*t = lv->table;
-	size_t			 i, c, n, o = 0, start, cap;
-	int			 wide;
+	size_t			 i, c;
 
-	if (lv->ltext != NULL || t == NULL)
+	if (lv->texts.text != NULL || t == NULL)
 		return;
-	cap = 64 * (t->nrows + 1);
-	lv->ltext = xmalloc(cap);
-	lv->loff = xcalloc(t->nrows > 0 ? t->nrows : 1, sizeof *lv->loff);
-	lv->wide = xcalloc(t->nrows > 0 ? t->nrows : 1, sizeof *lv->wide);
+	tui_texts_init(&lv->texts, t->nrows, 64);
 	for (i = 0; i < t->nrows; i++) {
-		start = o;
 		for (c = 0; c < t->ncolumns; c++) {
-			n = strlen(t->rows[i].cells[c]);
-			if (o + n + 2 > cap) {
-				while (o + n + 2 > cap)
-					cap *= 2;
-				lv->ltext = xreallocarray(lv->ltext, cap, 1);
-			}
-			memcpy(lv->ltext + o, t->rows[i].cells[c], n);
-			o += n;
-			lv->ltext[o++] = ' ';
+			tui_texts_add(&lv->texts, t->rows[i].cells[c],
+			    strlen(t->rows[i].cells[c]));
+			tui_texts_add(&lv->texts, " ", 1);
 		}
-		if (o + 1 > cap) {
-			cap *= 2;
-			lv->ltext = xreallocarray(lv->ltext, cap, 1);
-		}
-		wide = 0;
-		tui_lower(lv->ltext + start, lv->ltext + start, o - start,
-		    &wide);
-		lv->ltext[o++] = '\0';
-		lv->loff[i] = start;
-		lv->wide[i] = (unsigned char)wide;
+		tui_texts_end(&lv->texts);
 	}
+}
+
+/* A row's own text for tui_texts_match: its cells joined. */
+struct lv_join_arg {
+	const struct tui_listview	*lv;
+	char				**buf;
+	size_t				 *cap;
+};
+
+static const char *
+lv_orig(void *arg, size_t i)
+{
+	struct lv_join_arg	*a = arg;
+
+	return lv_join(a->lv, i, a->buf, a->cap);
 }
 
 /* Whether row i passes the filter (buf: scratch for its joined text). */
 static int
 lv_test(const struct tui_listview *lv, size_t i, char **buf, size_t *cap)
 {
-	if (lv->ltext != NULL && tui_match_plain(&lv->m, lv->wide[i]))
-		return tui_match_test(&lv->m, lv->ltext + lv->loff[i], NULL);
-	return tui_match_test(&lv->m, lv->ltext != NULL ? lv->ltext +
-	    lv->loff[i] : NULL, lv_join(lv, i, buf, cap));
+	struct lv_join_arg	a = { lv, buf, cap };
+
+	return tui_texts_match(&lv->texts, &lv->m, i, lv_orig, &a);
 }
 
 /* Test every row. */

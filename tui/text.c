@@ -24,6 +24,8 @@
 #include <strings.h>
 #include <wchar.h>
 
+#include "xmalloc.h"
+
 struct uchar {
 	size_t	len;		/* bytes */
 	int	width;		/* columns */
@@ -466,4 +468,67 @@ tui_match_test(const struct tui_match *m, const char *lower,
 		break;
 	}
 	return m->inverse ? !r : r;
+}
+
+void
+tui_texts_init(struct tui_texts *t, size_t nitems, size_t avg)
+{
+	tui_texts_free(t);
+	t->cap = avg * (nitems + 1);
+	t->text = xmalloc(t->cap);
+	t->off = xcalloc(nitems + 1, sizeof *t->off);
+	t->wide = xcalloc(nitems + 1, sizeof *t->wide);
+}
+
+void
+tui_texts_add(struct tui_texts *t, const char *s, size_t n)
+{
+	if (t->len + n + 1 > t->cap) {
+		while (t->len + n + 1 > t->cap)
+			t->cap *= 2;
+		t->text = xreallocarray(t->text, t->cap, 1);
+	}
+	memcpy(t->text + t->len, s, n);
+	t->len += n;
+}
+
+void
+tui_texts_end(struct tui_texts *t)
+{
+	int	wide = 0;
+
+	tui_texts_add(t, "", 0);	/* room for the NUL */
+	tui_lower(t->text + t->start, t->text + t->start,
+	    t->len - t->start, &wide);
+	t->text[t->len++] = '\0';
+	t->off[t->n] = t->start;
+	t->wide[t->n] = (unsigned char)wide;
+	t->n++;
+	t->start = t->len;
+}
+
+const char *
+tui_texts_get(const struct tui_texts *t, size_t i)
+{
+	return t->text != NULL && i < t->n ? t->text + t->off[i] : NULL;
+}
+
+int
+tui_texts_match(const struct tui_texts *t, const struct tui_match *m,
+    size_t i, const char *(*orig)(void *, size_t), void *arg)
+{
+	const char	*lower = tui_texts_get(t, i);
+
+	if (lower != NULL && tui_match_plain(m, t->wide[i]))
+		return tui_match_test(m, lower, NULL);
+	return tui_match_test(m, lower, orig(arg, i));
+}
+
+void
+tui_texts_free(struct tui_texts *t)
+{
+	free(t->text);
+	free(t->off);
+	free(t->wide);
+	memset(t, 0, sizeof *t);
 }

@@ -324,6 +324,52 @@ int	tui_match_plain(const struct tui_match *m, int wide);
 int	tui_match_test(const struct tui_match *m, const char *lower,
 	    const char *orig);
 
+/*
+ * The lower-cased texts of a list's rows or a map's GPUs, made once
+ * per table or map for the filter (a plain word is a substring search
+ * on them, tui_match_plain).  Item i is at text + off[i],
+ * NUL-terminated; wide[i] is set when it has bytes outside ASCII.
+ * Owned by the struct: tui_texts_free releases it.
+ */
+struct tui_texts {
+	char		*text;		/* NULL until tui_texts_init */
+	size_t		*off;
+	unsigned char	*wide;
+	size_t		 n;		/* items ended */
+	size_t		 len;		/* bytes used */
+	size_t		 cap;
+	size_t		 start;		/* of the item being added */
+};
+
+/*
+ * Start the texts of nitems items, avg bytes each (a first guess:
+ * the buffer grows).  Any texts t held are freed first.
+ */
+void	tui_texts_init(struct tui_texts *t, size_t nitems, size_t avg);
+
+/* Append the n bytes at s to the item being added. */
+void	tui_texts_add(struct tui_texts *t, const char *s, size_t n);
+
+/*
+ * End the item being added: lower-case it (tui_lower), NUL-terminate
+ * it and record it as item t->n.  At most nitems items.
+ */
+void	tui_texts_end(struct tui_texts *t);
+
+/* Item i's lower-cased text, or NULL when the texts are not made. */
+const char *tui_texts_get(const struct tui_texts *t, size_t i);
+
+/*
+ * Whether item i passes m.  orig(arg, i) gives the item's own text
+ * (not lower-cased) when m needs it (tui_match_plain says no); it is
+ * not called otherwise.
+ */
+int	tui_texts_match(const struct tui_texts *t, const struct tui_match *m,
+	    size_t i, const char *(*orig)(void *, size_t), void *arg);
+
+/* Free t's texts and zero it; a zeroed t is a no-op. */
+void	tui_texts_free(struct tui_texts *t);
+
 /* ---- listview.c: the one list widget ------------------------------ */
 
 /*
@@ -346,11 +392,9 @@ int	tui_match_test(const struct tui_match *m, const char *lower,
 struct tui_listview {
 	const struct dra_table	*table;		/* borrowed, or NULL */
 	int			*natw;		/* natural column widths */
-	char			*ltext;		/* rows joined by blanks,
-						   lower-cased (tui_lower);
-						   on the first plain filter */
-	size_t			*loff;		/* row i at ltext + loff[i] */
-	unsigned char		*wide;		/* row i has non-ASCII */
+	struct tui_texts	 texts;		/* rows joined by blanks,
+						   lower-cased; made on the
+						   first plain filter */
 	unsigned char		*match;		/* row i passes the filter;
 						   NULL: every row does */
 	size_t			*order;		/* every row, in sort order */

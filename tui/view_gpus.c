@@ -29,11 +29,9 @@ struct gpus_data {
 						   arrays, GPUs copied */
 	int			 filtered;
 	struct tui_match	 m;		/* the filter */
-	char			*gtext;		/* each GPU's text (gpu_text)
+	struct tui_texts	 texts;		/* each GPU's text (gpu_text)
 						   lower-cased, in map order;
 						   on the first plain filter */
-	size_t			*goff;		/* GPU i at gtext + goff[i] */
-	unsigned char		*gwide;		/* GPU i has non-ASCII */
 	unsigned char		*gmatch;	/* GPU i passes the filter,
 						   or NULL */
 	int			 namew;		/* of shown(), measured */
@@ -59,6 +57,7 @@ static void	apply_filter(struct gpus_data *, int);
 static void	measure(struct gpus_data *);
 static void	free_texts(struct gpus_data *);
 static void	gpu_texts(struct gpus_data *);
+static const char *gpu_orig(void *, size_t);
 static void	remember(struct gpus_data *);
 static void	restore(struct gpus_data *);
 static void	free_fmap(struct gpus_data *);
@@ -142,12 +141,7 @@ gpu_text(const char *node, const struct dra_gpu *g, char *text, size_t len)
 static void
 free_texts(struct gpus_data *d)
 {
-	free(d->gtext);
-	d->gtext = NULL;
-	free(d->goff);
-	d->goff = NULL;
-	free(d->gwide);
-	d->gwide = NULL;
+	tui_texts_free(&d->texts);
 	free(d->gmatch);
 	d->gmatch = NULL;
 }
@@ -158,33 +152,36 @@ gpu_texts(struct gpus_data *d)
 {
 	const struct dra_gpu_node	*nd;
 	char				 text[4096];
-	size_t				 n, k, i = 0, o = 0, cap, len;
-	int				 wide;
+	size_t				 n, k;
 
-	if (d->gtext != NULL || d->map == NULL)
+	if (d->texts.text != NULL || d->map == NULL)
 		return;
-	cap = 128 * (d->map->ngpus + 1);
-	d->gtext = xmalloc(cap);
-	d->goff = xcalloc(d->map->ngpus + 1, sizeof *d->goff);
-	d->gwide = xcalloc(d->map->ngpus + 1, sizeof *d->gwide);
+	tui_texts_init(&d->texts, d->map->ngpus, 128);
 	for (n = 0; n < d->map->nnodes; n++) {
 		nd = &d->map->nodes[n];
-		for (k = 0; k < nd->ngpus; k++, i++) {
+		for (k = 0; k < nd->ngpus; k++) {
 			gpu_text(nd->name, &nd->gpus[k], text, sizeof text);
-			len = strlen(text);
-			if (o + len + 1 > cap) {
-				while (o + len + 1 > cap)
-					cap *= 2;
-				d->gtext = xreallocarray(d->gtext, cap, 1);
-			}
-			wide = 0;
-			tui_lower(d->gtext + o, text, len, &wide);
-			d->gtext[o + len] = '\0';
-			d->goff[i] = o;
-			d->gwide[i] = (unsigned char)wide;
-			o += len + 1;
+			tui_texts_add(&d->texts, text, strlen(text));
+			tui_texts_end(&d->texts);
 		}
 	}
+}
+
+/* A GPU's own text for tui_texts_match. */
+struct gpu_text_arg {
+	const char		*node;
+	const struct dra_gpu	*g;
+	char			 text[4096];
+};
+
+static const char *
+gpu_orig(void *arg, size_t i)
+{
+	struct gpu_text_arg	*a = arg;
+
+	(void)i;
+	gpu_text(a->node, a->g, a->text, sizeof a->text);
+	return a->text;
 }
 
 /* Whether GPU g of node, the i-th of the map, matches the filter. */
@@ -192,13 +189,11 @@ static int
 gpu_matches(const struct gpus_data *d, size_t i, const char *node,
     const struct dra_gpu *g)
 {
-	char	text[4096];
+	struct gpu_text_arg	a;
 
-	if (d->gtext != NULL && tui_match_plain(&d->m, d->gwide[i]))
-		return tui_match_test(&d->m, d->gtext + d->goff[i], NULL);
-	gpu_text(node, g, text, sizeof text);
-	return tui_match_test(&d->m, d->gtext != NULL ? d->gtext +
-	    d->goff[i] : NULL, text);
+	a.node = node;
+	a.g = g;
+	return tui_texts_match(&d->texts, &d->m, i, gpu_orig, &a);
 }
 
 /*
