@@ -128,23 +128,11 @@ tui_row_key(const struct dra_table *t, const struct dra_row *row, char *buf,
 		return buf;
 	}
 	dra_row_name(t, row, name, sizeof name);
-	switch (t->kind) {
-	case DRA_KIND_CLAIM:
-		m = &((const struct kube_claim *)row->obj)->meta;
-		break;
-	case DRA_KIND_TEMPLATE:
-		m = &((const struct kube_claim_template *)row->obj)->meta;
-		break;
-	case DRA_KIND_QUOTA:
-		/* A row per quota and key. */
-		m = &((const struct kube_quota *)row->obj)->meta;
-		for (c = 0; c < t->ncolumns; c++) {
-			if (strcmp(t->columns[c].name, "RESOURCE") == 0)
-				key = row->cells[c];
-		}
-		break;
-	default:
-		break;
+	m = dra_row_meta(t, row);
+	/* A quota has a row per key. */
+	for (c = 0; t->kind == DRA_KIND_QUOTA && c < t->ncolumns; c++) {
+		if (strcmp(t->columns[c].name, "RESOURCE") == 0)
+			key = row->cells[c];
 	}
 	snprintf(buf, len, "%s%s%s%s%s", name, m != NULL &&
 	    m->namespace != NULL ? " " : "", m != NULL && m->namespace !=

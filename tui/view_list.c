@@ -278,43 +278,30 @@ tui_row_target(const struct dra_table *tb, const struct dra_row *row,
 {
 	const struct kube_device	*dev;
 	const struct kube_pool		*p;
-	const struct kube_meta		*m = NULL;
+	const struct kube_meta		*m;
 
 	memset(a, 0, sizeof *a);
 	a->kind = tb->kind;
-	switch (tb->kind) {
-	case DRA_KIND_CLAIM:
-		m = &((const struct kube_claim *)row->obj)->meta;
-		break;
-	case DRA_KIND_TEMPLATE:
-		m = &((const struct kube_claim_template *)row->obj)->meta;
-		break;
-	case DRA_KIND_SLICE:
-		m = &((const struct kube_slice *)row->obj)->meta;
-		break;
-	case DRA_KIND_CLASS:
-		m = &((const struct kube_device_class *)row->obj)->meta;
-		break;
-	case DRA_KIND_QUOTA:
-		m = &((const struct kube_quota *)row->obj)->meta;
-		break;
-	case DRA_KIND_DEVICE:
-		dev = row->obj;
-		snprintf(buf, len, "%s/%s/%s", dev->slice->driver,
-		    dev->slice->pool_name, dev->name);
+	m = dra_row_meta(tb, row);
+	if (m == NULL) {
+		switch (tb->kind) {
+		case DRA_KIND_DEVICE:
+			dev = row->obj;
+			snprintf(buf, len, "%s/%s/%s", dev->slice->driver,
+			    dev->slice->pool_name, dev->name);
+			break;
+		case DRA_KIND_POOL:
+			p = row->obj;
+			snprintf(buf, len, "%s/%s", p->driver, p->name);
+			break;
+		case DRA_KIND_NODE:
+			snprintf(buf, len, "%s", row->node_name);
+			break;
+		default:
+			return -1;
+		}
 		a->name = buf;
 		return 0;
-	case DRA_KIND_POOL:
-		p = row->obj;
-		snprintf(buf, len, "%s/%s", p->driver, p->name);
-		a->name = buf;
-		return 0;
-	case DRA_KIND_NODE:
-		snprintf(buf, len, "%s", row->node_name);
-		a->name = buf;
-		return 0;
-	default:
-		return -1;
 	}
 	/* name NUL namespace in buf */
 	snprintf(buf, len, "%s", m->name);

@@ -607,31 +607,39 @@ dra_find_pools(const struct kube_snapshot *s, const char *spec,
 	return n;
 }
 
+const struct kube_meta *
+dra_row_meta(const struct dra_table *t, const struct dra_row *row)
+{
+	switch (t->kind) {
+	case DRA_KIND_CLAIM:
+		return &((const struct kube_claim *)row->obj)->meta;
+	case DRA_KIND_TEMPLATE:
+		return &((const struct kube_claim_template *)row->obj)->meta;
+	case DRA_KIND_SLICE:
+		return &((const struct kube_slice *)row->obj)->meta;
+	case DRA_KIND_CLASS:
+		return &((const struct kube_device_class *)row->obj)->meta;
+	case DRA_KIND_QUOTA:
+		return &((const struct kube_quota *)row->obj)->meta;
+	default:
+		return NULL;
+	}
+}
+
 char *
 dra_row_name(const struct dra_table *t, const struct dra_row *row,
     char *buf, size_t len)
 {
-	const struct dra_kind_info	*k = &dra_kinds[t->kind];
+	const struct kube_meta		*m = dra_row_meta(t, row);
 	const struct kube_device	*d;
 	const struct kube_pool		*p;
 
+	if (m != NULL) {
+		snprintf(buf, len, "%s/%s", dra_kinds[t->kind].resource,
+		    m->name);
+		return buf;
+	}
 	switch (t->kind) {
-	case DRA_KIND_CLAIM:
-		snprintf(buf, len, "%s/%s", k->resource,
-		    ((const struct kube_claim *)row->obj)->meta.name);
-		break;
-	case DRA_KIND_TEMPLATE:
-		snprintf(buf, len, "%s/%s", k->resource,
-		    ((const struct kube_claim_template *)row->obj)->meta.name);
-		break;
-	case DRA_KIND_SLICE:
-		snprintf(buf, len, "%s/%s", k->resource,
-		    ((const struct kube_slice *)row->obj)->meta.name);
-		break;
-	case DRA_KIND_CLASS:
-		snprintf(buf, len, "%s/%s", k->resource,
-		    ((const struct kube_device_class *)row->obj)->meta.name);
-		break;
 	case DRA_KIND_DEVICE:
 		d = row->obj;
 		snprintf(buf, len, "device/%s/%s/%s", d->slice->driver,
@@ -643,10 +651,6 @@ dra_row_name(const struct dra_table *t, const struct dra_row *row,
 		break;
 	case DRA_KIND_NODE:
 		snprintf(buf, len, "node/%s", row->node_name);
-		break;
-	case DRA_KIND_QUOTA:
-		snprintf(buf, len, "%s/%s", k->resource,
-		    ((const struct kube_quota *)row->obj)->meta.name);
 		break;
 	default:
 		snprintf(buf, len, "?");

@@ -219,6 +219,15 @@ int	dra_natcmp(const char *a, const char *b);
 void	dra_table_free(struct dra_table *t);
 
 /*
+ * The metadata of a row's object for the API kinds that have one in
+ * the model (claims, templates, slices, classes, quotas), else NULL
+ * (devices and pools are the plugin's view kinds; a node row may have
+ * no Node object).  Borrowed from the snapshot.
+ */
+const struct kube_meta *dra_row_meta(const struct dra_table *t,
+	    const struct dra_row *row);
+
+/*
  * The name of a row's object as `-o name` prints it
  * ("resourceclaim.resource.k8s.io/x", "device/driver/pool/dev",
  * "pool/driver/pool", "node/n").  Writes at most len bytes (NUL
