@@ -539,30 +539,42 @@ dev_pool(const struct kube_device *d)
 	    d->slice->pool_name : "";
 }
 
-static const char *
-dev_node(const struct kube_device *d)
+const char *
+plan_device_node(const struct kube_device *d)
 {
 	const char	*n = kube_device_node(d);
 
 	return n != NULL && *n != '\0' ? n : dev_pool(d);
 }
 
-/* The claim holding d (not admin access), or NULL. */
-static const struct kube_claim *
-dev_holder(const struct kube_device *d)
+const struct kube_claim *
+plan_device_holder(const struct kube_device *d, int *nclaims)
 {
 	const struct kube_device_alloc	*al;
-	size_t				 i;
+	const struct kube_claim		*first = NULL;
+	size_t				 i, j;
+	int				 dup;
 
+	if (nclaims != NULL)
+		*nclaims = 0;
 	for (i = 0; i < d->nallocs; i++) {
 		al = &d->allocs[i];
 		if (al->claim == NULL || al->claim->rejected != NULL ||
 		    al->result >= al->claim->nresults ||
 		    al->claim->results[al->result].admin_access)
 			continue;
-		return al->claim;
+		if (nclaims == NULL)
+			return al->claim;
+		dup = 0;
+		for (j = 0; j < i && !dup; j++)
+			dup = d->allocs[j].claim == al->claim;
+		if (dup)
+			continue;
+		if (first == NULL)
+			first = al->claim;
+		(*nclaims)++;
 	}
-	return NULL;
+	return first;
 }
 
 /* N of "memory-slice-N", or -1. */
@@ -585,9 +597,8 @@ memory_slice_index(const char *name)
 	return (int)v;
 }
 
-/* N of a "<N>g." profile name, else 0. */
-static int
-profile_compute(const char *name)
+int
+plan_profile_compute(const char *name)
 {
 	int	v = 0;
 
@@ -939,7 +950,7 @@ derive(const struct kube_snapshot *s, const struct kube_counter_set *set,
 			if (pr->memory_mib == 0 && (k = counter_at(g,
 			    "memory")) < g->ncounters)
 				pr->memory_mib = pl->use[k];
-			pr->compute = isw ? 0 : profile_compute(pr->name);
+			pr->compute = isw ? 0 : plan_profile_compute(pr->name);
 			pr->gi_id = isw ? -1 : giid;
 			if (pr->compute > maxc)
 				maxc = pr->compute;
@@ -949,7 +960,7 @@ derive(const struct kube_snapshot *s, const struct kube_counter_set *set,
 			product = attr_str(d, "productName");
 		if (pci == NULL || d == whole)
 			pci = attr_pci(d) != NULL ? attr_pci(d) : pci;
-		if ((cl = dev_holder(d)) != NULL)
+		if ((cl = plan_device_holder(d, NULL)) != NULL)
 			running_add(&tg->g, (int)i, cl->meta.namespace,
 			    cl->meta.name);
 	}
@@ -993,7 +1004,7 @@ derive(const struct kube_snapshot *s, const struct kube_counter_set *set,
 	tg->g.name = xstrdup(gname);
 	tg->g.node = xstrdup(set->slice != NULL && set->slice->node_name &&
 	    *set->slice->node_name ? set->slice->node_name :
-	    dev_node(whole != NULL ? whole : devs[0]));
+	    plan_device_node(whole != NULL ? whole : devs[0]));
 	tg->g.mode = PLAN_MODE_DYNAMIC;
 	tg->g.pci_bus_id = xstrdup_or_null(pci);
 }
@@ -1151,13 +1162,14 @@ read_static(struct statgrp *sg, struct tgpus *out, struct catgeo **cache,
 	tg = tgpu_add(out);
 	tg->geo = geo;
 	tg->g.name = xstrdup(gname);
-	tg->g.node = xstrdup(dev_node(any));
+	tg->g.node = xstrdup(plan_device_node(any));
 	tg->g.mode = sg->n > 0 ? PLAN_MODE_STATIC : PLAN_MODE_WHOLE;
 	pci = sg->whole != NULL ? attr_pci(sg->whole) : NULL;
 	for (i = 0; pci == NULL && i < sg->n; i++)
 		pci = attr_pci(sg->migs[i]);
 	tg->g.pci_bus_id = xstrdup_or_null(pci);
-	if (sg->whole != NULL && (cl = dev_holder(sg->whole)) != NULL &&
+	if (sg->whole != NULL &&
+	    (cl = plan_device_holder(sg->whole, NULL)) != NULL &&
 	    (pl = whole_placement(geo)) >= 0)
 		running_add(&tg->g, pl, cl->meta.namespace, cl->meta.name);
 	if (sg->n > 0)
@@ -1176,7 +1188,7 @@ read_static(struct statgrp *sg, struct tgpus *out, struct catgeo **cache,
 			continue;
 		}
 		tg->g.existing[tg->g.nexisting++] = pl;
-		if ((cl = dev_holder(d)) != NULL)
+		if ((cl = plan_device_holder(d, NULL)) != NULL)
 			running_add(&tg->g, pl, cl->meta.namespace,
 			    cl->meta.name);
 	}
@@ -1294,7 +1306,7 @@ mark_tainted(const struct kube_snapshot *s, struct plan_inventory *inv,
 					ta = &d->taints[k];
 			if (ta == NULL)
 				continue;
-			node = dev_node(d);
+			node = plan_device_node(d);
 			for (g = 0; g < inv->ngpus; g++) {
 				struct plan_gpu *gp = &inv->gpus[g];
 

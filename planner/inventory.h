@@ -252,6 +252,25 @@ char	*plan_inventory_device(const struct plan_inventory *inv,
  */
 int	plan_static_mig_start(const struct kube_device *d);
 
+/*
+ * The node a GPU of d is planned on: d's node (nodeName, else the
+ * single node of a node selector), else its pool's name.  Borrowed.
+ * Shared with the UI's GPU map (views/gpus.c), so both group alike.
+ */
+const char *plan_device_node(const struct kube_device *d);
+
+/*
+ * The first claim holding d other than through admin access, whose
+ * instance the inventory counts as running, or NULL.  With nclaims
+ * not NULL it also gets how many distinct claims hold d (a shared
+ * device); NULL and 0 when none.  Borrowed from the snapshot.
+ */
+const struct kube_claim *plan_device_holder(const struct kube_device *d,
+	    int *nclaims);
+
+/* The compute slices N of a MIG profile named "<N>g.*", else 0. */
+int	plan_profile_compute(const char *name);
+
 /* The driver of g's devices: g->driver, else gpu.nvidia.com. */
 const char *plan_geometry_driver(const struct plan_geometry *g);
 

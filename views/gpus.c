@@ -91,10 +91,7 @@ static const char *mstrf(struct dra_gpu_map *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 static size_t	 make_key(char *, const char *, const char *, const char *);
 static const char *dev_driver(const struct kube_device *);
-static const char *dev_node(const struct kube_device *);
 static const char *dev_attr(const struct kube_device *, const char *);
-static const struct kube_claim *dev_holder(const struct kube_device *,
-		    int *);
 static int	 dev_current(const struct kube_device *);
 static void	 scan_devices(struct build *);
 static void	 index_devices(struct build *);
@@ -103,7 +100,6 @@ static const struct kube_device *find_dev(struct build *, const char *,
 static void	 mark_seen(struct build *, const struct kube_device *);
 static struct ggrp *find_grp(struct build *, const char *, const char *,
 		    const char *);
-static int	 profile_compute(const char *);
 static struct dra_gpu *gpu_new(struct build *);
 static int	 node_ok(struct build *, const char *);
 static void	 part_from_dev(struct build *, struct dra_gpu_part *,
@@ -166,18 +162,6 @@ dev_driver(const struct kube_device *d)
 	    d->slice->driver : "";
 }
 
-/* The node of a device as the inventory names it: else its pool. */
-static const char *
-dev_node(const struct kube_device *d)
-{
-	const char	*n = kube_device_node(d);
-
-	if (n != NULL && *n != '\0')
-		return n;
-	return d->slice != NULL && d->slice->pool_name != NULL ?
-	    d->slice->pool_name : "";
-}
-
 /* A string attribute of the driver's domain, else of any, or NULL. */
 static const char *
 dev_attr(const struct kube_device *d, const char *id)
@@ -188,38 +172,6 @@ dev_attr(const struct kube_device *d, const char *id)
 	    a->type != KUBE_ATTR_VERSION))
 		return NULL;
 	return a->s;
-}
-
-/*
- * The first claim holding d other than through admin access (as the
- * inventory's running instances), and in *n how many distinct claims
- * do.  NULL and 0 when none.
- */
-static const struct kube_claim *
-dev_holder(const struct kube_device *d, int *n)
-{
-	const struct kube_device_alloc	*al;
-	const struct kube_claim		*first = NULL;
-	size_t				 i, j;
-	int				 dup;
-
-	*n = 0;
-	for (i = 0; i < d->nallocs; i++) {
-		al = &d->allocs[i];
-		if (al->claim == NULL || al->claim->rejected != NULL ||
-		    al->result >= al->claim->nresults ||
-		    al->claim->results[al->result].admin_access)
-			continue;
-		dup = 0;
-		for (j = 0; j < i && !dup; j++)
-			dup = d->allocs[j].claim == al->claim;
-		if (dup)
-			continue;
-		if (first == NULL)
-			first = al->claim;
-		(*n)++;
-	}
-	return first;
 }
 
 /*
@@ -275,7 +227,8 @@ scan_devices(struct build *b)
 				continue;
 			snprintf(gname, sizeof gname, "%.*s",
 			    (int)(p - d->name), d->name);
-			len = make_key(key, dev_driver(d), dev_node(d), gname);
+			len = make_key(key, dev_driver(d),
+			    plan_device_node(d), gname);
 			HASH_FIND(hh, b->grps, key, len, g);
 			if (g == NULL) {
 				g = dra_arena_calloc(&b->tmp, 1, sizeof *g);
@@ -314,7 +267,7 @@ index_devices(struct build *b)
 			d = &sl->devices[j];
 			if (!dev_current(d))
 				continue;
-			len = make_key(key, dev_driver(d), dev_node(d),
+			len = make_key(key, dev_driver(d), plan_device_node(d),
 			    d->name);
 			HASH_FIND(hh, b->devs, key, len, e);
 			if (e != NULL)
@@ -347,7 +300,8 @@ find_dev(struct build *b, const char *driver, const char *node,
 	if (name == NULL)
 		return NULL;
 	d = kube_snapshot_device(b->s, driver, node, name);
-	if (d != NULL && dev_current(d) && strcmp(dev_node(d), node) == 0)
+	if (d != NULL && dev_current(d) &&
+	    strcmp(plan_device_node(d), node) == 0)
 		return d;
 	/* A miss in the node's own pool is an answer. */
 	pool = kube_snapshot_pool(b->s, driver, node);
@@ -387,19 +341,6 @@ find_grp(struct build *b, const char *driver, const char *node,
 	return g;
 }
 
-/* N of a "<N>g." profile name, else 0. */
-static int
-profile_compute(const char *name)
-{
-	int	v = 0;
-
-	if (name == NULL || !isdigit((unsigned char)*name))
-		return 0;
-	while (isdigit((unsigned char)*name) && v < 1000)
-		v = v * 10 + (*name++ - '0');
-	return name[0] == 'g' && name[1] == '.' ? v : 0;
-}
-
 static struct dra_gpu *
 gpu_new(struct build *b)
 {
@@ -433,7 +374,7 @@ part_from_dev(struct build *b, struct dra_gpu_part *p,
 	const struct kube_claim	*c;
 
 	p->device_obj = d;
-	c = dev_holder(d, &p->shared);
+	c = plan_device_holder(d, &p->shared);
 	if (c != NULL) {
 		p->state = DRA_PART_ALLOCATED;
 		p->claim_obj = c;
@@ -570,7 +511,7 @@ add_static(struct build *b, const struct plan_geometry *geo,
 		    geo->compute_slices : gp->nslices;
 	}
 	if (whole != NULL && (g->mode == PLAN_MODE_WHOLE ||
-	    dev_holder(whole, &held) != NULL)) {
+	    plan_device_holder(whole, &held) != NULL)) {
 		p = &gp->parts[gp->nparts++];
 		p->device = mstr(b->m, whole->name);
 		p->start = 0;
@@ -659,11 +600,11 @@ add_whole_devices(struct build *b)
 	for (i = 0; i < b->nwhole; i++) {
 		d = b->whole[i];
 		HASH_FIND_PTR(b->seen, &d, e);
-		if (e != NULL || !node_ok(b, dev_node(d)))
+		if (e != NULL || !node_ok(b, plan_device_node(d)))
 			continue;
 		mark_seen(b, d);
 		gp = gpu_new(b);
-		gp->node = mstr(b->m, dev_node(d));
+		gp->node = mstr(b->m, plan_device_node(d));
 		gp->name = mstr(b->m, d->name);
 		gp->driver = mstr(b->m, dev_driver(d));
 		gp->pool = mstr(b->m, d->slice->pool_name != NULL ?
@@ -1022,7 +963,7 @@ dra_gpu_map_plan(const cJSON *plan, struct dra_err *err)
 				p->start = (int)in->start;
 				p->size = (int)in->slices;
 				p->compute = whole ? gp->compute_total :
-				    profile_compute(in->profile);
+				    plan_profile_compute(in->profile);
 				if (p->compute <= 0)
 					p->compute = p->size;
 				if (gp->nslices == 1) {
