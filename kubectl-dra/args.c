@@ -313,6 +313,36 @@ set_flag(const struct dra_flag *f, const char *value, struct dra_opts *o,
 	case DRA_F_MOUSE:
 		o->mouse = b;
 		break;
+	case DRA_F_FILENAME:
+		if (*value == '\0')
+			return dra_err_set(err, KUBE_E_CONFIG,
+			    "-f must name a file");
+		o->filename = value;
+		break;
+	case DRA_F_YES:
+		o->yes = b;
+		break;
+	case DRA_F_ROLLBACK:
+		if (*value == '\0')
+			return dra_err_set(err, KUBE_E_CONFIG,
+			    "--rollback must name a backup file");
+		o->rollback = value;
+		break;
+	case DRA_F_BACKUP:
+		if (*value == '\0')
+			return dra_err_set(err, KUBE_E_CONFIG,
+			    "--backup must name a file");
+		o->backup = value;
+		break;
+	case DRA_F_FORCE_CONFLICTS:
+		o->force_conflicts = b;
+		break;
+	case DRA_F_PENDING_THRESHOLD:
+		o->pending_threshold = value;
+		break;
+	case DRA_F_SORT:
+		o->sort = value;
+		break;
 	}
 	return KUBE_OK;
 }

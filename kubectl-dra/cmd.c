@@ -12,12 +12,15 @@
 
 /* Sorted by name; NULL-terminated. */
 const struct dra_cmd *const dra_cmd_table[] = {
+	&dra_cmd_apply,
 	&dra_cmd_complete,
 	&dra_cmd_describe,
+	&dra_cmd_doctor,
 	&dra_cmd_get,
 	&dra_cmd_help,
 	&dra_cmd_plan,
 	&dra_cmd_snapshot,
+	&dra_cmd_top,
 	&dra_cmd_ui,
 	&dra_cmd_version,
 	&dra_cmd_why,

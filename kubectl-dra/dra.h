@@ -79,6 +79,13 @@ enum dra_flag_id {
 	DRA_F_PLAN,
 	DRA_F_NO_COLOR,
 	DRA_F_MOUSE,
+	DRA_F_FILENAME,
+	DRA_F_YES,
+	DRA_F_ROLLBACK,
+	DRA_F_BACKUP,
+	DRA_F_FORCE_CONFLICTS,
+	DRA_F_PENDING_THRESHOLD,
+	DRA_F_SORT,
 };
 
 /*
@@ -141,6 +148,16 @@ struct dra_opts {
 	const char	*plan;		/* ui --plan FILE */
 	int		 no_color;	/* ui --no-color */
 	int		 mouse;		/* ui --mouse */
+	/* cmd_apply.c */
+	const char	*filename;	/* apply -f FILE (the Plan) */
+	int		 yes;		/* apply --yes: act, not preview */
+	const char	*rollback;	/* apply --rollback FILE */
+	const char	*backup;	/* apply --backup FILE */
+	int		 force_conflicts; /* apply --force-conflicts */
+	/* cmd_doctor.c */
+	const char	*pending_threshold; /* doctor --pending-threshold */
+	/* cmd_top.c */
+	const char	*sort;		/* top --sort COLUMN */
 };
 
 /* The positional words after the command name (borrowed from argv). */
@@ -176,12 +193,15 @@ struct dra_cmd {
 
 /* cmd.c */
 extern const struct dra_cmd *const dra_cmd_table[];
+extern const struct dra_cmd dra_cmd_apply;
 extern const struct dra_cmd dra_cmd_complete;
 extern const struct dra_cmd dra_cmd_describe;
+extern const struct dra_cmd dra_cmd_doctor;
 extern const struct dra_cmd dra_cmd_get;
 extern const struct dra_cmd dra_cmd_help;
 extern const struct dra_cmd dra_cmd_plan;
 extern const struct dra_cmd dra_cmd_snapshot;
+extern const struct dra_cmd dra_cmd_top;
 extern const struct dra_cmd dra_cmd_ui;
 extern const struct dra_cmd dra_cmd_version;
 extern const struct dra_cmd dra_cmd_why;
