@@ -1,0 +1,2025 @@
+/*
+ * top.c: the figures of `kubectl dra top` (top.h, docs/TOP.md).
+ *
+ * One pass over the devices of each pool's newest generation charges
+ * each device to its row (its node, its pool, the classes whose
+ * selectors match it, the namespaces whose claims hold it), one pass
+ * over the counter sets charges shared counters and the GPU memory of
+ * partitionable devices, and the GPU map (gpus.c) gives GPUs and their
+ * compute utilization.  Rows are found by name in a uthash table; a
+ * row the filter leaves out is remembered as such, so the filter's
+ * matched[] marks are set once per row.
+ *
+ * The allocation state, counter use and consumable capacity use are
+ * the snapshot's joins (kube/model/join.c); nothing is recomputed
+ * here, so `top`, `get pools` and `get devices` agree.
+ */
+#include "top.h"
+
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <uthash.h>
+
+#include "cel.h"
+#include "gpus.h"
+#include "views-int.h"
+#include "xmalloc.h"
+
+#define TOP_NONE	"<none>"
+#define TOP_SKIP	((size_t)-1)
+
+/* A row by name (or a left-out one, idx TOP_SKIP). */
+struct rowent {
+	const char	*key;
+	size_t		 idx;
+	UT_hash_handle	 hh;
+};
+
+/* A (row, counter set) pair already charged with the set's memory. */
+struct setkey {
+	size_t		 row;
+	const void	*set;
+};
+struct setent {
+	struct setkey	 k;
+	UT_hash_handle	 hh;
+};
+
+/* A DeviceClass with its compiled selectors. */
+struct tclass {
+	const struct kube_device_class	*dc;
+	struct dra_cel			**progs;
+	size_t				 nprogs;
+	size_t				 row;	/* TOP_SKIP: not shown */
+	int				 broken; /* a selector does not
+						   compile */
+};
+
+struct build {
+	const struct kube_snapshot	*s;
+	const struct dra_filter		*f;
+	struct dra_top			*t;
+	struct rowent			*rows;	/* by name */
+	struct setent			*sets;
+	size_t				 caprows;
+	double				*csum;	/* compute sums, per row */
+	double				 tcsum;
+	struct tclass			*classes;
+	size_t				 nclasses;
+	size_t				 capcounters;
+	size_t				 capwarnings;
+};
+
+static const char *tstr(struct dra_top *, const char *);
+static void	 amount_add(struct dra_top_amount **, size_t *,
+		    const char *, int64_t, int64_t);
+static int64_t	 bytes(int64_t);
+static int	 is_memory(const char *);
+static ssize_t	 set_memory(const struct kube_counter_set *);
+static int	 dev_mem_sets(const struct kube_device *, int64_t *);
+static ssize_t	 dev_mem_cap(const struct kube_device *);
+static int64_t	 result_memory(const struct kube_result *);
+static int	 keep_row(struct build *, const char *, const void *);
+static size_t	 row_get(struct build *, const char *, const void *);
+static void	 charge_state(struct dra_top_row *,
+		    const struct kube_device *);
+static void	 charge_device(struct dra_top_row *,
+		    const struct kube_device *);
+static void	 charge_set(struct dra_top_row *,
+		    const struct kube_counter_set *);
+static void	 add_counter_detail(struct build *, const struct kube_pool *,
+		    const struct kube_counter_set *);
+static int	 set_once(struct build *, size_t, const void *);
+static void	 holder_memory(struct build *, struct dra_top_row *, size_t,
+		    const struct kube_device *, int64_t);
+static const char *device_row_key(struct build *,
+		    const struct kube_device *, char *, size_t);
+static void	 build_places(struct build *);
+static void	 build_gpus(struct build *, const struct dra_gpu_map *);
+static void	 build_ns_gpus(struct build *, const struct dra_gpu_map *);
+static void	 build_namespaces(struct build *);
+static const char *result_class(const struct kube_claim *,
+		    const struct kube_result *);
+static void	 classes_compile(struct build *);
+static int	 class_match(struct build *, struct tclass *,
+		    const struct kube_device *);
+static void	 build_classes(struct build *);
+static void	 cluster_totals(struct build *, struct dra_top_row *);
+static void	 sum_row(struct dra_top_row *, const struct dra_top_row *);
+static int	 cmp_row(const void *, const void *);
+static int	 cmp_counter(const void *, const void *);
+static int	 cmp_amount(const void *, const void *);
+static double	 frac(int64_t, int64_t);
+static const struct dra_top_amount *busiest(const struct dra_top_amount *,
+		    size_t);
+static void	 fmt_bytes(int64_t, char *, size_t);
+static void	 cell_count(struct view_rowb *, int64_t, int64_t);
+static void	 cell_memory(struct view_rowb *, int64_t, int64_t);
+static void	 cell_amounts(struct view_rowb *, struct dra_buf *,
+		    const struct dra_top_amount *, size_t, int);
+static void	 prom_num(struct dra_buf *, int64_t);
+static void	 prom_milli(struct dra_buf *, int64_t);
+static void	 prom_labels(struct dra_buf *, const struct dra_top *,
+		    const struct dra_top_row *);
+static void	 prom_ratio(struct dra_buf *, double);
+static void	 top_warn(struct build *, const char *, const char *);
+static size_t	 class_row(struct build *, const char *);
+static int	 cmp_name(const char *, const char *);
+static void	 sort_amounts(struct dra_top_row *);
+static double	 sort_key(const struct dra_top_row *, int);
+static int	 cmp_keyed(const void *, const void *);
+static long long pct(double, double);
+static void	 amount_text(struct dra_buf *, const struct dra_top_amount *);
+static void	 compute_cell(struct view_rowb *, double);
+static void	 gpus_cell(struct view_rowb *, const struct dra_top_row *);
+static unsigned char amount_level(const struct dra_top_amount *, size_t);
+static void	 table_row(const struct dra_top *, struct dra_table *,
+		    const struct dra_top_row *, int, struct dra_buf *,
+		    unsigned char *);
+static cJSON	*json_amounts(const struct dra_top_amount *, size_t);
+static cJSON	*json_row(const struct dra_top *, const struct dra_top_row *);
+static void	 prom_family(struct dra_buf *, const char *, const char *);
+static void	 prom_head(struct dra_buf *, const struct dra_top *,
+		    const struct dra_top_row *, const char *, const char *);
+
+static const struct {
+	const char		*word;
+	enum dra_top_kind	 kind;
+} top_words[] = {
+	{ "nodes", DRA_TOP_NODES }, { "node", DRA_TOP_NODES },
+	{ "no", DRA_TOP_NODES },
+	{ "classes", DRA_TOP_CLASSES }, { "class", DRA_TOP_CLASSES },
+	{ "deviceclasses", DRA_TOP_CLASSES },
+	{ "deviceclass", DRA_TOP_CLASSES },
+	{ "namespaces", DRA_TOP_NAMESPACES },
+	{ "namespace", DRA_TOP_NAMESPACES }, { "ns", DRA_TOP_NAMESPACES },
+	{ "pools", DRA_TOP_POOLS }, { "pool", DRA_TOP_POOLS },
+};
+
+int
+dra_top_kind_parse(const char *word, enum dra_top_kind *kind)
+{
+	size_t	i;
+
+	if (word == NULL)
+		return -1;
+	for (i = 0; i < sizeof top_words / sizeof top_words[0]; i++) {
+		if (strcasecmp(top_words[i].word, word) == 0) {
+			*kind = top_words[i].kind;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *
+dra_top_kind_name(enum dra_top_kind kind)
+{
+	switch (kind) {
+	case DRA_TOP_CLASSES:
+		return "classes";
+	case DRA_TOP_NAMESPACES:
+		return "namespaces";
+	case DRA_TOP_POOLS:
+		return "pools";
+	case DRA_TOP_NODES:
+	default:
+		return "nodes";
+	}
+}
+
+static const char *
+tstr(struct dra_top *t, const char *s)
+{
+	return s == NULL ? NULL : dra_arena_strdup(&t->arena, s);
+}
+
+/* Add used and total to the amount called name (kept sorted later). */
+static void
+amount_add(struct dra_top_amount **v, size_t *n, const char *name,
+    int64_t used, int64_t total)
+{
+	size_t	i;
+
+	for (i = 0; i < *n; i++) {
+		if (strcmp((*v)[i].name, name) == 0)
+			break;
+	}
+	if (i == *n) {
+		*v = xreallocarray(*v, *n + 1, sizeof **v);
+		(*v)[i].name = name;
+		(*v)[i].used = 0;
+		(*v)[i].total = 0;
+		(*n)++;
+	}
+	(*v)[i].used += used;
+	(*v)[i].total += total;
+}
+
+/* Thousandths of a byte to bytes, rounded up as MilliValue rounds. */
+static int64_t
+bytes(int64_t milli)
+{
+	if (milli <= 0)
+		return 0;
+	return milli / 1000 + (milli % 1000 != 0);
+}
+
+static int
+is_memory(const char *name)
+{
+	return name != NULL && strcmp(name, "memory") == 0;
+}
+
+/* The index of a counter set's "memory" counter, or -1. */
+static ssize_t
+set_memory(const struct kube_counter_set *cs)
+{
+	size_t	i;
+
+	for (i = 0; i < cs->ncounters; i++) {
+		if (is_memory(cs->counters[i].name))
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
+/*
+ * Whether d's GPU memory is counted through counter sets (it consumes
+ * a set that has a "memory" counter); *milli gets the memory it
+ * consumes of those sets.
+ */
+static int
+dev_mem_sets(const struct kube_device *d, int64_t *milli)
+{
+	const struct kube_device_counters	*dc;
+	size_t					 i, j;
+	int					 via = 0;
+
+	*milli = 0;
+	for (i = 0; i < d->nconsumes; i++) {
+		dc = &d->consumes[i];
+		if (dc->set == NULL || set_memory(dc->set) < 0)
+			continue;
+		via = 1;
+		for (j = 0; j < dc->ncounters; j++) {
+			if (is_memory(dc->counters[j].name))
+				*milli += dc->counters[j].value.milli;
+		}
+	}
+	return via;
+}
+
+/* The index of d's capacity named "memory" (any domain), or -1. */
+static ssize_t
+dev_mem_cap(const struct kube_device *d)
+{
+	size_t	i;
+
+	for (i = 0; i < d->ncapacity; i++) {
+		if (is_memory(d->capacity[i].id))
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
+/* The memory a result consumed of a shareable device, in milli. */
+static int64_t
+result_memory(const struct kube_result *r)
+{
+	int64_t	m = 0;
+	size_t	i;
+
+	for (i = 0; i < r->nconsumed; i++) {
+		if (is_memory(r->consumed[i].id))
+			m += r->consumed[i].value.milli;
+	}
+	return m;
+}
+
+/* Whether the filter keeps the row called key (obj: see row_get). */
+static int
+keep_row(struct build *b, const char *key, const void *obj)
+{
+	const struct dra_filter		*f = b->f;
+	const struct kube_node		*n;
+	const struct kube_pool		*p;
+	size_t				 j;
+	int				 ok;
+
+	if (f == NULL)
+		return 1;
+	switch (b->t->kind) {
+	case DRA_TOP_NODES:
+		n = strcmp(key, TOP_NONE) == 0 ? NULL :
+		    kube_snapshot_node(b->s, key);
+		if (!view_labels_ok(f, n != NULL ? &n->meta : NULL))
+			return 0;
+		return view_name_ok(f, key, NULL);
+	case DRA_TOP_POOLS:
+		p = obj;
+		if (f->selector != NULL) {
+			ok = 0;
+			for (j = 0; p != NULL && j < p->nslices && !ok; j++)
+				ok = view_labels_ok(f, &p->slices[j]->meta);
+			if (!ok)
+				return 0;
+		}
+		return view_name_ok(f, key, p != NULL ? p->name : NULL);
+	case DRA_TOP_CLASSES:
+		if (!view_labels_ok(f, obj != NULL ?
+		    &((const struct kube_device_class *)obj)->meta : NULL))
+			return 0;
+		return view_name_ok(f, key, NULL);
+	case DRA_TOP_NAMESPACES:
+	default:
+		if (!view_ns_ok(f, key))
+			return 0;
+		return view_name_ok(f, key, NULL);
+	}
+}
+
+/*
+ * The index of the row called key, made when first seen; TOP_SKIP
+ * when the filter leaves it out.  obj: the pool (pools) or class
+ * (classes) the row shows, else NULL.
+ */
+static size_t
+row_get(struct build *b, const char *key, const void *obj)
+{
+	struct dra_top		*t = b->t;
+	struct dra_top_row	*r;
+	struct rowent		*e;
+	const struct kube_pool	*p;
+
+	HASH_FIND_STR(b->rows, key, e);
+	if (e != NULL)
+		return e->idx;
+	e = dra_arena_calloc(&t->arena, 1, sizeof *e);
+	e->key = tstr(t, key);
+	e->idx = TOP_SKIP;
+	if (keep_row(b, key, obj)) {
+		if (t->nrows == b->caprows) {
+			b->caprows = b->caprows == 0 ? 16 : b->caprows * 2;
+			t->rows = xreallocarray(t->rows, b->caprows,
+			    sizeof *t->rows);
+			b->csum = xreallocarray(b->csum, b->caprows,
+			    sizeof *b->csum);
+		}
+		e->idx = t->nrows++;
+		r = &t->rows[e->idx];
+		memset(r, 0, sizeof *r);
+		b->csum[e->idx] = 0;
+		r->name = e->key;
+		r->compute = -1;
+		if (t->kind == DRA_TOP_POOLS && obj != NULL) {
+			p = obj;
+			r->driver = p->driver;
+			r->pool = p->name;
+			r->node = p->node_name;
+		}
+	}
+	HASH_ADD_KEYPTR(hh, b->rows, e->key, strlen(e->key), e);
+	return e->idx;
+}
+
+/* The exclusive state of a device not allocated, or allocated. */
+static void
+charge_state(struct dra_top_row *r, const struct kube_device *d)
+{
+	r->devices++;
+	if (d->state & KUBE_DEV_ALLOCATED)
+		r->allocated++;
+	else if (d->state & KUBE_DEV_UNUSABLE)
+		r->unusable++;
+	else if (d->state & KUBE_DEV_TAINTED)
+		r->tainted++;
+	else if (d->state & KUBE_DEV_BLOCKED)
+		r->blocked++;
+	else
+		r->free++;
+}
+
+/*
+ * A device of a node or pool row: its state, its memory when not
+ * counted through a counter set, its consumable capacity.
+ */
+static void
+charge_device(struct dra_top_row *r, const struct kube_device *d)
+{
+	const struct kube_capacity	*c;
+	int64_t				 m, used;
+	ssize_t				 ci;
+	size_t				 i;
+
+	charge_state(r, d);
+	if (!dev_mem_sets(d, &m) && (ci = dev_mem_cap(d)) >= 0) {
+		c = &d->capacity[ci];
+		r->mem_total += bytes(c->value.milli);
+		if (d->allow_multiple)
+			used = d->capacity_used != NULL ?
+			    d->capacity_used[ci] : 0;
+		else
+			used = (d->state & KUBE_DEV_ALLOCATED) ?
+			    c->value.milli : 0;
+		r->mem_used += bytes(used);
+	}
+	if (!d->allow_multiple)
+		return;
+	for (i = 0; i < d->ncapacity; i++) {
+		amount_add(&r->consumable, &r->nconsumable,
+		    d->capacity[i].id, d->capacity_used != NULL ?
+		    d->capacity_used[i] : 0, d->capacity[i].value.milli);
+	}
+}
+
+/* A counter set of a node or pool row. */
+static void
+charge_set(struct dra_top_row *r, const struct kube_counter_set *cs)
+{
+	size_t	i;
+	int64_t	used;
+
+	for (i = 0; i < cs->ncounters; i++) {
+		used = cs->consumed != NULL ? cs->consumed[i] : 0;
+		if (is_memory(cs->counters[i].name)) {
+			r->mem_total += bytes(cs->counters[i].value.milli);
+			r->mem_used += bytes(used);
+		} else
+			amount_add(&r->counters, &r->ncounters,
+			    cs->counters[i].name, used,
+			    cs->counters[i].value.milli);
+	}
+}
+
+static void
+add_counter_detail(struct build *b, const struct kube_pool *p,
+    const struct kube_counter_set *cs)
+{
+	struct dra_top		*t = b->t;
+	struct dra_top_counter	*c;
+	size_t			 i;
+
+	for (i = 0; i < cs->ncounters; i++) {
+		if (t->ncounters == b->capcounters) {
+			b->capcounters = b->capcounters == 0 ? 64 :
+			    b->capcounters * 2;
+			t->counters = xreallocarray(t->counters,
+			    b->capcounters, sizeof *t->counters);
+		}
+		c = &t->counters[t->ncounters++];
+		c->driver = p->driver;
+		c->pool = p->name;
+		c->node = cs->slice != NULL ? cs->slice->node_name : NULL;
+		c->set = cs->name;
+		c->counter = cs->counters[i].name;
+		c->used = cs->consumed != NULL ? cs->consumed[i] : 0;
+		c->total = cs->counters[i].value.milli;
+	}
+}
+
+/* 1 the first time (row, set) is seen, else 0. */
+static int
+set_once(struct build *b, size_t row, const void *set)
+{
+	struct setent	*e;
+	struct setkey	 k;
+
+	memset(&k, 0, sizeof k);
+	k.row = row;
+	k.set = set;
+	HASH_FIND(hh, b->sets, &k, sizeof k, e);
+	if (e != NULL)
+		return 0;
+	e = dra_arena_calloc(&b->t->arena, 1, sizeof *e);
+	e->k = k;
+	HASH_ADD(hh, b->sets, k, sizeof e->k, e);
+	return 1;
+}
+
+/*
+ * The row key of a device for nodes and pools: its node (TOP_NONE for
+ * devices of no single node) or "driver/pool".
+ */
+static const char *
+device_row_key(struct build *b, const struct kube_device *d, char *buf,
+    size_t len)
+{
+	const char	*n;
+
+	if (b->t->kind == DRA_TOP_POOLS) {
+		snprintf(buf, len, "%s/%s", d->pool->driver, d->pool->name);
+		return buf;
+	}
+	n = kube_device_node(d);
+	return n != NULL && *n != '\0' ? n : TOP_NONE;
+}
+
+/* Nodes and pools: devices and counter sets. */
+static void
+build_places(struct build *b)
+{
+	const struct kube_snapshot	*s = b->s;
+	const struct kube_pool		*p;
+	const struct kube_slice		*sl;
+	const struct kube_device	*d;
+	const struct kube_counter_set	*cs;
+	const char			*key;
+	char				 buf[1024];
+	size_t				 i, j, k, ri;
+
+	for (i = 0; i < s->pools.n; i++) {
+		p = s->pools.v[i];
+		for (j = 0; j < p->nslices; j++) {
+			sl = p->slices[j];
+			for (k = 0; k < sl->ndevices; k++) {
+				d = &sl->devices[k];
+				if (d->pool == NULL)
+					continue;
+				key = device_row_key(b, d, buf, sizeof buf);
+				ri = row_get(b, key, p);
+				if (ri != TOP_SKIP)
+					charge_device(&b->t->rows[ri], d);
+			}
+			for (k = 0; k < sl->ncounter_sets; k++) {
+				cs = &sl->counter_sets[k];
+				if (b->t->kind == DRA_TOP_POOLS) {
+					snprintf(buf, sizeof buf, "%s/%s",
+					    p->driver, p->name);
+					key = buf;
+				} else
+					key = sl->node_name != NULL &&
+					    *sl->node_name != '\0' ?
+					    sl->node_name : TOP_NONE;
+				ri = row_get(b, key, p);
+				if (ri == TOP_SKIP)
+					continue;
+				charge_set(&b->t->rows[ri], cs);
+				add_counter_detail(b, p, cs);
+			}
+		}
+	}
+}
+
+/* Nodes and pools: the GPU map's GPUs of each row. */
+static void
+build_gpus(struct build *b, const struct dra_gpu_map *m)
+{
+	const struct dra_gpu	*g;
+	const struct kube_pool	*p;
+	char			 buf[1024];
+	const char		*key;
+	size_t			 i, j, ri;
+
+	for (i = 0; i < m->nnodes; i++) {
+		for (j = 0; j < m->nodes[i].ngpus; j++) {
+			g = &m->nodes[i].gpus[j];
+			p = NULL;
+			if (b->t->kind == DRA_TOP_POOLS) {
+				p = kube_snapshot_pool(b->s, g->driver,
+				    g->pool);
+				snprintf(buf, sizeof buf, "%s/%s", g->driver,
+				    g->pool);
+				key = buf;
+			} else
+				key = g->node != NULL && *g->node != '\0' ?
+				    g->node : TOP_NONE;
+			ri = row_get(b, key, p);
+			if (ri == TOP_SKIP)
+				continue;
+			b->t->rows[ri].gpus++;
+			if (g->compute_used > 0)
+				b->t->rows[ri].gpus_used++;
+			b->csum[ri] += g->util;
+		}
+	}
+}
+
+/* Namespaces: the parts their claims hold, GPU by GPU. */
+static void
+build_ns_gpus(struct build *b, const struct dra_gpu_map *m)
+{
+	const struct dra_gpu		*g;
+	const struct dra_gpu_part	*pt;
+	size_t				 i, j, k, l, ri;
+	int				 seen, any;
+
+	for (i = 0; i < m->nnodes; i++) {
+		for (j = 0; j < m->nodes[i].ngpus; j++) {
+			g = &m->nodes[i].gpus[j];
+			any = 0;
+			for (k = 0; k < g->nparts; k++) {
+				pt = &g->parts[k];
+				if (pt->state != DRA_PART_ALLOCATED ||
+				    pt->namespace == NULL)
+					continue;
+				ri = row_get(b, pt->namespace, NULL);
+				if (ri == TOP_SKIP)
+					continue;
+				any = 1;
+				seen = 0;
+				for (l = 0; l < k && !seen; l++)
+					seen = g->parts[l].state ==
+					    DRA_PART_ALLOCATED &&
+					    g->parts[l].namespace != NULL &&
+					    strcmp(g->parts[l].namespace,
+					    pt->namespace) == 0;
+				if (!seen)
+					b->t->rows[ri].gpus_used++;
+				if (g->compute_total > 0) {
+					b->csum[ri] += (double)pt->compute /
+					    g->compute_total;
+					b->tcsum += (double)pt->compute /
+					    g->compute_total;
+				}
+			}
+			if (any)
+				b->t->total.gpus_used++;
+		}
+	}
+}
+
+/*
+ * The memory a holder row (namespace, class) gets of device d for one
+ * result that consumed cons (milli) of a shareable device; first says
+ * whether this is the row's first result on d (what is charged once
+ * per device is charged then).
+ */
+static void
+holder_memory(struct build *b, struct dra_top_row *r, size_t first,
+    const struct kube_device *d, int64_t cons)
+{
+	int64_t	m;
+	ssize_t	ci;
+
+	(void)b;
+	if (dev_mem_sets(d, &m)) {
+		if (first)
+			r->mem_used += bytes(m);
+		return;
+	}
+	if ((ci = dev_mem_cap(d)) < 0)
+		return;
+	if (d->allow_multiple)
+		r->mem_used += bytes(cons);
+	else if (first)
+		r->mem_used += bytes(d->capacity[ci].value.milli);
+}
+
+/* Namespaces: claims, and the devices and memory they hold. */
+static void
+build_namespaces(struct build *b)
+{
+	const struct kube_snapshot	*s = b->s;
+	const struct kube_claim		*c;
+	const struct kube_pool		*p;
+	const struct kube_device	*d;
+	const struct kube_result	*r;
+	struct dra_top_row		*row, *tot = &b->t->total;
+	size_t				 i, j, k, a, a2, ri, ri2;
+	int				 first, tfirst;
+
+	for (i = 0; b->f != NULL && i < b->f->nnames; i++)
+		(void)row_get(b, b->f->names[i], NULL);
+	if (b->f != NULL && b->f->namespace != NULL)
+		(void)row_get(b, b->f->namespace, NULL);
+	for (i = 0; i < s->claims.n; i++) {
+		c = s->claims.v[i];
+		if (c->meta.deleted != 0 || c->meta.namespace == NULL)
+			continue;
+		ri = row_get(b, c->meta.namespace, NULL);
+		if (ri == TOP_SKIP)
+			continue;
+		if (c->allocated)
+			b->t->rows[ri].claims++;
+		else
+			b->t->rows[ri].pending++;
+	}
+	for (i = 0; i < s->pools.n; i++) {
+		p = s->pools.v[i];
+		for (j = 0; j < p->nslices; j++) {
+			for (k = 0; k < p->slices[j]->ndevices; k++) {
+				d = &p->slices[j]->devices[k];
+				tfirst = 1;
+				for (a = 0; a < d->nallocs; a++) {
+					c = d->allocs[a].claim;
+					r = &c->results[d->allocs[a].result];
+					if (r->admin_access ||
+					    c->meta.namespace == NULL)
+						continue;
+					ri = row_get(b, c->meta.namespace,
+					    NULL);
+					if (ri == TOP_SKIP)
+						continue;
+					row = &b->t->rows[ri];
+					first = 1;
+					for (a2 = 0; a2 < a && first; a2++) {
+						const struct kube_claim *c2 =
+						    d->allocs[a2].claim;
+
+						if (c2->results[d->allocs[a2].
+						    result].admin_access ||
+						    c2->meta.namespace == NULL)
+							continue;
+						ri2 = row_get(b,
+						    c2->meta.namespace, NULL);
+						if (ri2 == ri)
+							first = 0;
+					}
+					if (first)
+						row->allocated++;
+					if (tfirst)
+						tot->allocated++;
+					holder_memory(b, row, first, d,
+					    result_memory(r));
+					holder_memory(b, tot, tfirst, d,
+					    result_memory(r));
+					tfirst = 0;
+				}
+			}
+		}
+	}
+}
+
+/* The DeviceClass a result's request names, or NULL. */
+static const char *
+result_class(const struct kube_claim *c, const struct kube_result *r)
+{
+	const struct kube_request	*q;
+	const char			*slash;
+	size_t				 len, i, j;
+
+	if (r->request == NULL)
+		return NULL;
+	slash = strchr(r->request, '/');
+	len = slash != NULL ? (size_t)(slash - r->request) :
+	    strlen(r->request);
+	for (i = 0; i < c->spec.nrequests; i++) {
+		q = &c->spec.requests[i];
+		if (q->name == NULL || strlen(q->name) != len ||
+		    strncmp(q->name, r->request, len) != 0)
+			continue;
+		if (slash == NULL)
+			return q->exactly != NULL ?
+			    q->exactly->class_name : NULL;
+		for (j = 0; j < q->nfirst_available; j++) {
+			if (q->first_available[j].name != NULL &&
+			    strcmp(q->first_available[j].name,
+			    slash + 1) == 0)
+				return q->first_available[j].class_name;
+		}
+	}
+	return NULL;
+}
+
+static void
+top_warn(struct build *b, const char *cls, const char *msg)
+{
+	struct dra_top	*t = b->t;
+	char		 buf[1024];
+	size_t		 i;
+
+	snprintf(buf, sizeof buf, "%s: %s", cls, msg);
+	for (i = 0; i < t->nwarnings; i++) {
+		if (strcmp(t->warnings[i], buf) == 0)
+			return;
+	}
+	if (t->nwarnings == b->capwarnings) {
+		b->capwarnings = b->capwarnings == 0 ? 4 :
+		    b->capwarnings * 2;
+		t->warnings = xreallocarray(t->warnings, b->capwarnings,
+		    sizeof *t->warnings);
+	}
+	t->warnings[t->nwarnings++] = tstr(t, buf);
+}
+
+/* Every class, its selectors compiled; rows made in class order. */
+static void
+classes_compile(struct build *b)
+{
+	const struct kube_device_class	*dc;
+	struct tclass			*tc;
+	struct dra_err			 err;
+	void				**v;
+	size_t				 i, j;
+
+	b->nclasses = b->s->classes.n;
+	b->classes = xcalloc(b->nclasses + 1, sizeof *b->classes);
+	v = view_sort_meta((void *const *)b->s->classes.v, b->nclasses);
+	for (i = 0; i < b->nclasses; i++) {
+		dc = v[i];
+		tc = &b->classes[i];
+		tc->dc = dc;
+		tc->row = row_get(b, dc->meta.name, dc);
+		tc->progs = xcalloc(dc->nselectors + 1, sizeof *tc->progs);
+		tc->nprogs = dc->nselectors;
+		for (j = 0; j < dc->nselectors; j++) {
+			dra_err_clear(&err);
+			if (dra_cel_compile(dc->selectors[j], &tc->progs[j],
+			    &err) != KUBE_OK) {
+				tc->broken = 1;
+				if (tc->row != TOP_SKIP)
+					top_warn(b, dc->meta.name, err.msg);
+			}
+		}
+	}
+	free(v);
+}
+
+/* Whether every selector of the class is true for d. */
+static int
+class_match(struct build *b, struct tclass *tc, const struct kube_device *d)
+{
+	struct dra_err	err;
+	size_t		i;
+	int		v;
+
+	if (tc->broken)
+		return 0;
+	for (i = 0; i < tc->nprogs; i++) {
+		dra_err_clear(&err);
+		v = dra_cel_eval(tc->progs[i], d, &err);
+		if (v == DRA_CEL_TRUE)
+			continue;
+		if (v != DRA_CEL_FALSE && tc->row != TOP_SKIP)
+			top_warn(b, tc->dc->meta.name, err.msg);
+		return 0;
+	}
+	return 1;
+}
+
+/* The class row a class name shows, or TOP_SKIP. */
+static size_t
+class_row(struct build *b, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; name != NULL && i < b->nclasses; i++) {
+		if (strcmp(b->classes[i].dc->meta.name, name) == 0)
+			return b->classes[i].row;
+	}
+	return TOP_SKIP;
+}
+
+/*
+ * Classes: devices each matches, devices held through its requests,
+ * the memory of both, claims allocated and pending.
+ */
+static void
+build_classes(struct build *b)
+{
+	const struct kube_snapshot	*s = b->s;
+	const struct kube_pool		*p;
+	const struct kube_device	*d;
+	const struct kube_device_counters *dc;
+	const struct kube_claim		*c;
+	const struct kube_result	*r;
+	struct dra_top_row		*row, *tot = &b->t->total;
+	size_t				*seen, nseen, i, j, k, a, l, ri;
+	int64_t				 m;
+	ssize_t				 ci, mi;
+	int				 any, first, tfirst;
+
+	classes_compile(b);
+	seen = xcalloc(b->nclasses + 64, sizeof *seen);
+	for (i = 0; i < s->pools.n; i++) {
+		p = s->pools.v[i];
+		for (j = 0; j < p->nslices; j++) {
+			for (k = 0; k < p->slices[j]->ndevices; k++) {
+				d = &p->slices[j]->devices[k];
+				if (d->pool == NULL)
+					continue;
+				any = 0;
+				for (l = 0; l < b->nclasses; l++) {
+					ri = b->classes[l].row;
+					if (ri == TOP_SKIP ||
+					    !class_match(b, &b->classes[l], d))
+						continue;
+					any = 1;
+					row = &b->t->rows[ri];
+					row->devices++;
+					for (a = 0; a < d->nconsumes; a++) {
+						dc = &d->consumes[a];
+						if (dc->set == NULL ||
+						    (mi = set_memory(dc->set))
+						    < 0)
+							continue;
+						if (set_once(b, ri, dc->set))
+							row->mem_total += bytes(
+							    dc->set->counters[
+							    mi].value.milli);
+						if (set_once(b, TOP_SKIP,
+						    dc->set))
+							tot->mem_total += bytes(
+							    dc->set->counters[
+							    mi].value.milli);
+					}
+					if (!dev_mem_sets(d, &m) &&
+					    (ci = dev_mem_cap(d)) >= 0)
+						row->mem_total += bytes(
+						    d->capacity[ci].value.milli);
+				}
+				if (any) {
+					tot->devices++;
+					if (!dev_mem_sets(d, &m) &&
+					    (ci = dev_mem_cap(d)) >= 0)
+						tot->mem_total += bytes(
+						    d->capacity[ci].value.milli);
+				}
+				/* Held through a request of a class. */
+				nseen = 0;
+				tfirst = 1;
+				for (a = 0; a < d->nallocs; a++) {
+					c = d->allocs[a].claim;
+					r = &c->results[d->allocs[a].result];
+					if (r->admin_access)
+						continue;
+					ri = class_row(b, result_class(c, r));
+					if (ri == TOP_SKIP)
+						continue;
+					first = 1;
+					for (l = 0; l < nseen && first; l++)
+						first = seen[l] != ri;
+					if (first && nseen < b->nclasses + 64)
+						seen[nseen++] = ri;
+					row = &b->t->rows[ri];
+					if (first)
+						row->allocated++;
+					if (tfirst)
+						tot->allocated++;
+					holder_memory(b, row, first, d,
+					    result_memory(r));
+					holder_memory(b, tot, tfirst, d,
+					    result_memory(r));
+					tfirst = 0;
+				}
+			}
+		}
+	}
+	/* Claims allocated and pending, once per class each. */
+	for (i = 0; i < s->claims.n; i++) {
+		c = s->claims.v[i];
+		if (c->meta.deleted != 0)
+			continue;
+		nseen = 0;
+		any = 0;
+		if (c->allocated) {
+			for (j = 0; j < c->nresults; j++) {
+				if (c->results[j].admin_access)
+					continue;
+				ri = class_row(b, result_class(c,
+				    &c->results[j]));
+				if (ri == TOP_SKIP)
+					continue;
+				for (l = 0; l < nseen && seen[l] != ri; l++)
+					;
+				if (l < nseen || nseen >= b->nclasses + 64)
+					continue;
+				seen[nseen++] = ri;
+				b->t->rows[ri].claims++;
+				any = 1;
+			}
+			if (any)
+				tot->claims++;
+			continue;
+		}
+		for (j = 0; j < c->spec.nrequests; j++) {
+			const struct kube_request *q = &c->spec.requests[j];
+			size_t	nalt = q->exactly != NULL ? 1 :
+				    q->nfirst_available;
+
+			for (k = 0; k < nalt; k++) {
+				ri = class_row(b, q->exactly != NULL ?
+				    q->exactly->class_name :
+				    q->first_available[k].class_name);
+				if (ri == TOP_SKIP)
+					continue;
+				for (l = 0; l < nseen && seen[l] != ri; l++)
+					;
+				if (l < nseen || nseen >= b->nclasses + 64)
+					continue;
+				seen[nseen++] = ri;
+				b->t->rows[ri].pending++;
+				any = 1;
+			}
+		}
+		if (any)
+			tot->pending++;
+	}
+	free(seen);
+}
+
+/*
+ * The whole cluster's devices, memory and GPUs (the namespaces view's
+ * totals).
+ */
+static void
+cluster_totals(struct build *b, struct dra_top_row *out)
+{
+	const struct kube_snapshot	*s = b->s;
+	const struct kube_pool		*p;
+	const struct kube_slice		*sl;
+	size_t				 i, j, k;
+
+	for (i = 0; i < s->pools.n; i++) {
+		p = s->pools.v[i];
+		for (j = 0; j < p->nslices; j++) {
+			sl = p->slices[j];
+			for (k = 0; k < sl->ndevices; k++) {
+				if (sl->devices[k].pool != NULL)
+					charge_device(out, &sl->devices[k]);
+			}
+			for (k = 0; k < sl->ncounter_sets; k++)
+				charge_set(out, &sl->counter_sets[k]);
+		}
+	}
+}
+
+/* Add row r's figures to sum (the totals row). */
+static void
+sum_row(struct dra_top_row *sum, const struct dra_top_row *r)
+{
+	size_t	i;
+
+	sum->devices += r->devices;
+	sum->allocated += r->allocated;
+	sum->free += r->free;
+	sum->blocked += r->blocked;
+	sum->tainted += r->tainted;
+	sum->unusable += r->unusable;
+	sum->mem_used += r->mem_used;
+	sum->mem_total += r->mem_total;
+	sum->gpus += r->gpus;
+	sum->gpus_used += r->gpus_used;
+	sum->claims += r->claims;
+	sum->pending += r->pending;
+	for (i = 0; i < r->ncounters; i++)
+		amount_add(&sum->counters, &sum->ncounters,
+		    r->counters[i].name, r->counters[i].used,
+		    r->counters[i].total);
+	for (i = 0; i < r->nconsumable; i++)
+		amount_add(&sum->consumable, &sum->nconsumable,
+		    r->consumable[i].name, r->consumable[i].used,
+		    r->consumable[i].total);
+}
+
+/* Natural order of names, "<none>" last. */
+static int
+cmp_name(const char *a, const char *b)
+{
+	int	na = strcmp(a, TOP_NONE) == 0, nb = strcmp(b, TOP_NONE) == 0;
+
+	if (na || nb)
+		return na - nb;
+	return dra_natcmp(a, b);
+}
+
+static int
+cmp_row(const void *pa, const void *pb)
+{
+	const struct dra_top_row	*a = pa, *b = pb;
+	int				 c;
+
+	if (a->driver != NULL && b->driver != NULL) {
+		c = dra_natcmp(a->driver, b->driver);
+		if (c == 0)
+			c = dra_natcmp(a->pool, b->pool);
+		return c;
+	}
+	return cmp_name(a->name, b->name);
+}
+
+static int
+cmp_counter(const void *pa, const void *pb)
+{
+	const struct dra_top_counter	*a = pa, *b = pb;
+	int				 c;
+
+	if ((c = dra_natcmp(a->driver, b->driver)) != 0 ||
+	    (c = dra_natcmp(a->pool, b->pool)) != 0 ||
+	    (c = dra_natcmp(a->set, b->set)) != 0)
+		return c;
+	return dra_natcmp(a->counter, b->counter);
+}
+
+static int
+cmp_amount(const void *pa, const void *pb)
+{
+	const struct dra_top_amount	*a = pa, *b = pb;
+
+	return dra_natcmp(a->name, b->name);
+}
+
+static void
+sort_amounts(struct dra_top_row *r)
+{
+	if (r->ncounters > 1)
+		qsort(r->counters, r->ncounters, sizeof *r->counters,
+		    cmp_amount);
+	if (r->nconsumable > 1)
+		qsort(r->consumable, r->nconsumable, sizeof *r->consumable,
+		    cmp_amount);
+}
+
+struct dra_top *
+dra_top_build(const struct kube_snapshot *s, enum dra_top_kind kind,
+    const struct dra_filter *f, struct dra_err *err)
+{
+	struct build		 b;
+	struct dra_top		*t;
+	struct dra_gpu_map	*m;
+	struct dra_top_row	 cl;
+	struct rowent		*e, *etmp;
+	struct setent		*se, *stmp;
+	size_t			 i, j;
+
+	if (s == NULL || !s->finished) {
+		dra_err_set(err, KUBE_E_CONFIG, "top: the snapshot is not "
+		    "finished");
+		return NULL;
+	}
+	m = dra_gpu_map(s, NULL, err);
+	if (m == NULL)
+		return NULL;
+	t = xcalloc(1, sizeof *t);
+	dra_arena_init(&t->arena);
+	t->kind = kind;
+	memset(&b, 0, sizeof b);
+	b.s = s;
+	b.f = f;
+	b.t = t;
+	t->total.name = "*";
+	t->total.compute = -1;
+
+	switch (kind) {
+	case DRA_TOP_NODES:
+	case DRA_TOP_POOLS:
+		build_places(&b);
+		build_gpus(&b, m);
+		break;
+	case DRA_TOP_CLASSES:
+		build_classes(&b);
+		break;
+	case DRA_TOP_NAMESPACES:
+		build_namespaces(&b);
+		build_ns_gpus(&b, m);
+		break;
+	}
+
+	for (i = 0; i < t->nrows; i++) {
+		if (t->rows[i].gpus > 0)
+			t->rows[i].compute = b.csum[i] / t->rows[i].gpus;
+		if (kind == DRA_TOP_NODES || kind == DRA_TOP_POOLS) {
+			sum_row(&t->total, &t->rows[i]);
+			b.tcsum += b.csum[i];
+		} else if (kind == DRA_TOP_NAMESPACES) {
+			t->total.claims += t->rows[i].claims;
+			t->total.pending += t->rows[i].pending;
+		}
+	}
+	if (kind == DRA_TOP_NODES || kind == DRA_TOP_POOLS) {
+		if (t->total.gpus > 0)
+			t->total.compute = b.tcsum / t->total.gpus;
+	} else if (kind == DRA_TOP_NAMESPACES) {
+		/* Shares of the cluster's devices, memory and GPUs. */
+		memset(&cl, 0, sizeof cl);
+		cluster_totals(&b, &cl);
+		t->total.devices = cl.devices;
+		t->total.mem_total = cl.mem_total;
+		t->total.gpus = (int64_t)m->ngpus;
+		for (i = 0; i < t->nrows; i++) {
+			t->rows[i].devices = cl.devices;
+			t->rows[i].mem_total = cl.mem_total;
+			t->rows[i].gpus = (int64_t)m->ngpus;
+			t->rows[i].compute = m->ngpus > 0 ?
+			    b.csum[i] / (double)m->ngpus : -1;
+		}
+		if (m->ngpus > 0)
+			t->total.compute = b.tcsum / (double)m->ngpus;
+		free(cl.counters);
+		free(cl.consumable);
+	}
+	for (i = 0; i < t->nrows; i++)
+		sort_amounts(&t->rows[i]);
+	sort_amounts(&t->total);
+	if (t->nrows > 1)
+		qsort(t->rows, t->nrows, sizeof *t->rows, cmp_row);
+	if (t->ncounters > 1)
+		qsort(t->counters, t->ncounters, sizeof *t->counters,
+		    cmp_counter);
+
+	HASH_ITER(hh, b.rows, e, etmp) {
+		HASH_DEL(b.rows, e);
+	}
+	HASH_ITER(hh, b.sets, se, stmp) {
+		HASH_DEL(b.sets, se);
+	}
+	for (i = 0; i < b.nclasses; i++) {
+		for (j = 0; j < b.classes[i].nprogs; j++)
+			dra_cel_free(b.classes[i].progs[j]);
+		free(b.classes[i].progs);
+	}
+	free(b.classes);
+	free(b.csum);
+	dra_gpu_map_free(m);
+	return t;
+}
+
+/* used / total, or -1 when there is no total. */
+static double
+frac(int64_t used, int64_t total)
+{
+	if (total <= 0)
+		return -1;
+	return (double)used / (double)total;
+}
+
+/* The amount with the highest use (the first of equals), or NULL. */
+static const struct dra_top_amount *
+busiest(const struct dra_top_amount *v, size_t n)
+{
+	const struct dra_top_amount	*best = NULL;
+	double				 bf = -2, x;
+	size_t				 i;
+
+	for (i = 0; i < n; i++) {
+		x = frac(v[i].used, v[i].total);
+		if (x > bf) {
+			bf = x;
+			best = &v[i];
+		}
+	}
+	return best;
+}
+
+/* The sort key of a row for column c (see dra_top_sort). */
+static double
+sort_key(const struct dra_top_row *r, int c)
+{
+	const struct dra_top_amount	*a;
+
+	switch (c) {
+	case 1:
+		return frac(r->allocated, r->devices);
+	case 2:
+		return frac(r->mem_used, r->mem_total);
+	case 3:
+		return frac(r->gpus_used, r->gpus);
+	case 4:
+		return r->compute;
+	case 5:
+		a = busiest(r->counters, r->ncounters);
+		return a != NULL ? frac(a->used, a->total) : -1;
+	case 6:
+		a = busiest(r->consumable, r->nconsumable);
+		return a != NULL ? frac(a->used, a->total) : -1;
+	case 7:
+		return (double)r->claims;
+	case 8:
+		return (double)r->pending;
+	default:
+		return 0;
+	}
+}
+
+struct keyed {
+	double			k;
+	struct dra_top_row	r;
+};
+
+static int
+cmp_keyed(const void *pa, const void *pb)
+{
+	const struct keyed	*a = pa, *b = pb;
+
+	if (a->k > b->k)
+		return -1;
+	if (a->k < b->k)
+		return 1;
+	return cmp_row(&a->r, &b->r);
+}
+
+int
+dra_top_sort(struct dra_top *t, const char *column, struct dra_err *err)
+{
+	static const struct {
+		const char	*word;
+		int		 col;
+		unsigned	 kinds;	/* 1 << enum dra_top_kind */
+	} cols[] = {
+		{ "name", 0, 0xf }, { "node", 0, 1 << DRA_TOP_NODES },
+		{ "class", 0, 1 << DRA_TOP_CLASSES },
+		{ "namespace", 0, 1 << DRA_TOP_NAMESPACES },
+		{ "pool", 0, 1 << DRA_TOP_POOLS },
+		{ "driver", 0, 1 << DRA_TOP_POOLS },
+		{ "devices", 1, 0xf }, { "gpu-memory", 2, 0xf },
+		{ "memory", 2, 0xf },
+		{ "gpus", 3, 0xd }, { "compute", 4, 0xd },
+		{ "counters", 5, 1 << DRA_TOP_NODES | 1 << DRA_TOP_POOLS },
+		{ "consumable", 6, 1 << DRA_TOP_NODES | 1 << DRA_TOP_POOLS },
+		{ "claims", 7, 1 << DRA_TOP_CLASSES | 1 << DRA_TOP_NAMESPACES },
+		{ "pending", 8,
+		    1 << DRA_TOP_CLASSES | 1 << DRA_TOP_NAMESPACES },
+	};
+	struct keyed	*v;
+	struct dra_buf	 b;
+	size_t		 i;
+	int		 c = -1;
+
+	for (i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+		if ((cols[i].kinds & (1u << t->kind)) &&
+		    strcasecmp(cols[i].word, column) == 0) {
+			c = cols[i].col;
+			break;
+		}
+	}
+	if (c < 0) {
+		dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+		for (i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+			if (cols[i].kinds & (1u << t->kind))
+				view_join(&b, ", ", cols[i].word);
+		}
+		dra_err_set(err, KUBE_E_CONFIG, "unknown sort column \"%s\" "
+		    "for %s: expected one of %s", column,
+		    dra_top_kind_name(t->kind), dra_buf_str(&b));
+		dra_buf_release(&b);
+		return KUBE_E_CONFIG;
+	}
+	if (c == 0 || t->nrows < 2)
+		return KUBE_OK;
+	v = xreallocarray(NULL, t->nrows, sizeof *v);
+	for (i = 0; i < t->nrows; i++) {
+		v[i].r = t->rows[i];
+		v[i].k = sort_key(&t->rows[i], c);
+	}
+	qsort(v, t->nrows, sizeof *v, cmp_keyed);
+	for (i = 0; i < t->nrows; i++)
+		t->rows[i] = v[i].r;
+	free(v);
+	return KUBE_OK;
+}
+
+enum dra_top_level
+dra_top_level(double used, double total)
+{
+	double	x;
+
+	if (total <= 0)
+		return DRA_TOP_LEVEL_NONE;
+	x = used / total;
+	if (x < DRA_GPU_UTIL_TARGET)
+		return DRA_TOP_LEVEL_LOW;
+	if (x <= DRA_GPU_UTIL_CEILING)
+		return DRA_TOP_LEVEL_HIGH;
+	return DRA_TOP_LEVEL_OVER;
+}
+
+/* A percentage rounded down. */
+static long long
+pct(double used, double total)
+{
+	return (long long)floor(used * 100.0 / total + 1e-9);
+}
+
+/* Bytes with a binary suffix and one decimal ("49.2Gi", "512"). */
+static void
+fmt_bytes(int64_t v, char *buf, size_t len)
+{
+	static const char	*units[] = { "Ki", "Mi", "Gi", "Ti", "Pi",
+				    "Ei" };
+	double			 x = (double)v;
+	int			 u = -1, n;
+
+	if (v < 1024) {
+		snprintf(buf, len, "%" PRId64, v);
+		return;
+	}
+	while (x >= 1024 && u < 5) {
+		x /= 1024;
+		u++;
+	}
+	n = snprintf(buf, len, "%.1f", x);
+	if (n >= 2 && (size_t)n < len && strcmp(buf + n - 2, ".0") == 0)
+		buf[n - 2] = '\0';
+	strncat(buf, units[u], len - strlen(buf) - 1);
+}
+
+static void
+cell_count(struct view_rowb *rb, int64_t used, int64_t total)
+{
+	if (total <= 0 && used == 0)
+		view_cell(rb, "-");
+	else if (total <= 0)
+		view_cellf(rb, "%" PRId64, used);
+	else
+		view_cellf(rb, "%" PRId64 "/%" PRId64 " (%lld%%)", used,
+		    total, pct((double)used, (double)total));
+}
+
+static void
+cell_memory(struct view_rowb *rb, int64_t used, int64_t total)
+{
+	char	u[32], t[32];
+
+	if (total <= 0 && used == 0) {
+		view_cell(rb, "-");
+		return;
+	}
+	fmt_bytes(used, u, sizeof u);
+	if (total <= 0) {
+		view_cell(rb, u);
+		return;
+	}
+	fmt_bytes(total, t, sizeof t);
+	view_cellf(rb, "%s/%s (%lld%%)", u, t,
+	    pct((double)used, (double)total));
+}
+
+static void
+amount_text(struct dra_buf *b, const struct dra_top_amount *a)
+{
+	char	u[64], t[64];
+
+	dra_buf_addf(b, "%s %s/%s", a->name, view_qty(a->used, u, sizeof u),
+	    view_qty(a->total, t, sizeof t));
+	if (a->total > 0)
+		dra_buf_addf(b, " (%lld%%)", pct((double)a->used,
+		    (double)a->total));
+}
+
+static void
+cell_amounts(struct view_rowb *rb, struct dra_buf *b,
+    const struct dra_top_amount *v, size_t n, int all)
+{
+	const struct dra_top_amount	*best;
+	size_t				 i;
+
+	dra_buf_reset(b);
+	if (all) {
+		for (i = 0; i < n; i++) {
+			if (i > 0)
+				dra_buf_adds(b, ", ");
+			amount_text(b, &v[i]);
+		}
+	} else if ((best = busiest(v, n)) != NULL) {
+		amount_text(b, best);
+		if (n > 1)
+			dra_buf_addf(b, " +%zu", n - 1);
+	}
+	view_cell(rb, dra_buf_str(b));
+}
+
+static void
+compute_cell(struct view_rowb *rb, double c)
+{
+	if (c < 0)
+		view_cell(rb, "-");
+	else
+		view_cellf(rb, "%lld%%", pct(c, 1));
+}
+
+static void
+gpus_cell(struct view_rowb *rb, const struct dra_top_row *r)
+{
+	if (r->gpus == 0)
+		view_cell(rb, "-");
+	else
+		view_cellf(rb, "%" PRId64 "/%" PRId64, r->gpus_used, r->gpus);
+}
+
+static unsigned char
+amount_level(const struct dra_top_amount *v, size_t n)
+{
+	const struct dra_top_amount	*a = busiest(v, n);
+
+	return a == NULL ? DRA_TOP_LEVEL_NONE :
+	    dra_top_level((double)a->used, (double)a->total);
+}
+
+/* One table row of r, and its levels in lv (ncolumns long). */
+static void
+table_row(const struct dra_top *t, struct dra_table *tb,
+    const struct dra_top_row *r, int wide, struct dra_buf *b,
+    unsigned char *lv)
+{
+	struct view_rowb	rb;
+	int			share = t->kind == DRA_TOP_NAMESPACES &&
+				    r != &t->total;
+	size_t			c = 0;
+
+#define LV(x)	(lv[c++] = (unsigned char)(share ? DRA_TOP_LEVEL_NONE : (x)))
+	view_row(tb, &rb, r);
+	switch (t->kind) {
+	case DRA_TOP_POOLS:
+		if (r == &t->total) {
+			view_cell(&rb, "*");
+			view_cell(&rb, "");
+			view_cell(&rb, "");
+		} else {
+			view_cell(&rb, r->driver);
+			view_cell(&rb, r->pool);
+			view_cell(&rb, r->node);
+		}
+		c += 3;
+		break;
+	default:
+		view_cell(&rb, r->name);
+		c++;
+		break;
+	}
+	if (t->kind == DRA_TOP_NAMESPACES) {
+		view_cellf(&rb, "%" PRId64, r->claims);
+		view_cellf(&rb, "%" PRId64, r->pending);
+		c += 2;
+	}
+	cell_count(&rb, r->allocated, r->devices);
+	LV(dra_top_level((double)r->allocated, (double)r->devices));
+	cell_memory(&rb, r->mem_used, r->mem_total);
+	LV(dra_top_level((double)r->mem_used, (double)r->mem_total));
+	if (t->kind == DRA_TOP_CLASSES) {
+		view_cellf(&rb, "%" PRId64, r->claims);
+		view_cellf(&rb, "%" PRId64, r->pending);
+		return;
+	}
+	gpus_cell(&rb, r);
+	LV(DRA_TOP_LEVEL_NONE);
+	compute_cell(&rb, r->compute);
+	LV(r->compute < 0 ? DRA_TOP_LEVEL_NONE : dra_top_level(r->compute, 1));
+	if (t->kind == DRA_TOP_NAMESPACES)
+		return;
+	cell_amounts(&rb, b, r->counters, r->ncounters, wide);
+	LV(amount_level(r->counters, r->ncounters));
+	cell_amounts(&rb, b, r->consumable, r->nconsumable, wide);
+	LV(amount_level(r->consumable, r->nconsumable));
+	if (!wide)
+		return;
+	view_cellf(&rb, "%" PRId64, r->free);
+	view_cellf(&rb, "%" PRId64, r->blocked);
+	view_cellf(&rb, "%" PRId64, r->tainted);
+	view_cellf(&rb, "%" PRId64, r->unusable);
+#undef LV
+}
+
+struct dra_table *
+dra_top_table(const struct dra_top *t, int wide, unsigned char **levels)
+{
+	static const enum dra_kind kinds[] = { DRA_KIND_NODE, DRA_KIND_CLASS,
+	    DRA_KIND_NODE, DRA_KIND_POOL };
+	struct dra_table	*tb;
+	struct dra_buf		 b;
+	unsigned char		*lv;
+	size_t			 i, nc;
+
+	tb = view_table_new(kinds[t->kind]);
+	switch (t->kind) {
+	case DRA_TOP_POOLS:
+		view_col(tb, "DRIVER", 0);
+		view_col(tb, "POOL", 0);
+		view_col(tb, "NODE", 0);
+		break;
+	case DRA_TOP_CLASSES:
+		view_col(tb, "CLASS", 0);
+		break;
+	case DRA_TOP_NAMESPACES:
+		view_col(tb, "NAMESPACE", 0);
+		view_col(tb, "CLAIMS", DRA_COL_RIGHT);
+		view_col(tb, "PENDING", DRA_COL_RIGHT);
+		break;
+	case DRA_TOP_NODES:
+	default:
+		view_col(tb, "NODE", 0);
+		break;
+	}
+	view_col(tb, "DEVICES", 0);
+	view_col(tb, "GPU-MEMORY", 0);
+	if (t->kind == DRA_TOP_CLASSES) {
+		view_col(tb, "CLAIMS", DRA_COL_RIGHT);
+		view_col(tb, "PENDING", DRA_COL_RIGHT);
+	} else {
+		view_col(tb, "GPUS", 0);
+		view_col(tb, "COMPUTE", DRA_COL_RIGHT);
+	}
+	if (t->kind == DRA_TOP_NODES || t->kind == DRA_TOP_POOLS) {
+		view_col(tb, "COUNTERS", 0);
+		view_col(tb, "CONSUMABLE", 0);
+		if (wide) {
+			view_col(tb, "FREE", DRA_COL_WIDE | DRA_COL_RIGHT);
+			view_col(tb, "BLOCKED", DRA_COL_WIDE | DRA_COL_RIGHT);
+			view_col(tb, "TAINTED", DRA_COL_WIDE | DRA_COL_RIGHT);
+			view_col(tb, "UNUSABLE",
+			    DRA_COL_WIDE | DRA_COL_RIGHT);
+		}
+	}
+	nc = tb->ncolumns;
+	lv = xcalloc((t->nrows + 1) * nc + 1, 1);
+	dra_buf_init(&b, DRA_BUF_MAX_PAGE);
+	table_row(t, tb, &t->total, wide, &b, lv);
+	for (i = 0; i < t->nrows; i++)
+		table_row(t, tb, &t->rows[i], wide, &b, lv + (i + 1) * nc);
+	dra_buf_release(&b);
+	if (levels != NULL)
+		*levels = lv;
+	else
+		free(lv);
+	return tb;
+}
+
+static cJSON *
+json_amounts(const struct dra_top_amount *v, size_t n)
+{
+	cJSON	*a, *o;
+	char	 q[64];
+	size_t	 i;
+
+	a = cJSON_CreateArray();
+	for (i = 0; i < n; i++) {
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", v[i].name);
+		cJSON_AddStringToObject(o, "used",
+		    view_qty(v[i].used, q, sizeof q));
+		cJSON_AddStringToObject(o, "total",
+		    view_qty(v[i].total, q, sizeof q));
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+static cJSON *
+json_row(const struct dra_top *t, const struct dra_top_row *r)
+{
+	cJSON	*o, *d;
+
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", r->name);
+	if (t->kind == DRA_TOP_POOLS && r != &t->total) {
+		cJSON_AddStringToObject(o, "driver", r->driver);
+		cJSON_AddStringToObject(o, "pool", r->pool);
+		if (r->node != NULL)
+			cJSON_AddStringToObject(o, "node", r->node);
+		else
+			cJSON_AddNullToObject(o, "node");
+	}
+	d = cJSON_AddObjectToObject(o, "devices");
+	cJSON_AddNumberToObject(d, "allocated", (double)r->allocated);
+	cJSON_AddNumberToObject(d, "total", (double)r->devices);
+	if (t->kind == DRA_TOP_NODES || t->kind == DRA_TOP_POOLS) {
+		cJSON_AddNumberToObject(d, "free", (double)r->free);
+		cJSON_AddNumberToObject(d, "blocked", (double)r->blocked);
+		cJSON_AddNumberToObject(d, "tainted", (double)r->tainted);
+		cJSON_AddNumberToObject(d, "unusable", (double)r->unusable);
+	}
+	d = cJSON_AddObjectToObject(o, "gpuMemoryBytes");
+	cJSON_AddNumberToObject(d, "allocated", (double)r->mem_used);
+	cJSON_AddNumberToObject(d, "total", (double)r->mem_total);
+	if (t->kind != DRA_TOP_CLASSES) {
+		d = cJSON_AddObjectToObject(o, "gpus");
+		cJSON_AddNumberToObject(d, "used", (double)r->gpus_used);
+		cJSON_AddNumberToObject(d, "total", (double)r->gpus);
+		if (r->compute >= 0)
+			cJSON_AddNumberToObject(o, "compute",
+			    floor(r->compute * 10000 + 0.5) / 10000);
+		else
+			cJSON_AddNullToObject(o, "compute");
+	}
+	if (t->kind == DRA_TOP_NODES || t->kind == DRA_TOP_POOLS) {
+		cJSON_AddItemToObject(o, "counters",
+		    json_amounts(r->counters, r->ncounters));
+		cJSON_AddItemToObject(o, "consumableCapacity",
+		    json_amounts(r->consumable, r->nconsumable));
+	} else {
+		cJSON_AddNumberToObject(o, "claims", (double)r->claims);
+		cJSON_AddNumberToObject(o, "pendingClaims",
+		    (double)r->pending);
+	}
+	return o;
+}
+
+struct cJSON *
+dra_top_json(const struct dra_top *t)
+{
+	cJSON	*o, *rows;
+	size_t	 i;
+
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "apiVersion", "dra.kubectl.io/v1alpha1");
+	cJSON_AddStringToObject(o, "kind", "Top");
+	cJSON_AddStringToObject(o, "of", dra_top_kind_name(t->kind));
+	cJSON_AddItemToObject(o, "total", json_row(t, &t->total));
+	rows = cJSON_AddArrayToObject(o, "rows");
+	for (i = 0; i < t->nrows; i++)
+		cJSON_AddItemToArray(rows, json_row(t, &t->rows[i]));
+	return o;
+}
+
+void
+dra_top_prom_escape(struct dra_buf *b, const char *value)
+{
+	const char	*p;
+
+	for (p = value != NULL ? value : ""; *p != '\0'; p++) {
+		if (*p == '\\')
+			dra_buf_adds(b, "\\\\");
+		else if (*p == '"')
+			dra_buf_adds(b, "\\\"");
+		else if (*p == '\n')
+			dra_buf_adds(b, "\\n");
+		else
+			dra_buf_add(b, p, 1);
+	}
+}
+
+static void
+prom_num(struct dra_buf *b, int64_t v)
+{
+	dra_buf_addf(b, "%" PRId64, v);
+}
+
+/* Thousandths as a plain decimal: 1500 "1.5", 2000 "2", -500 "-0.5". */
+static void
+prom_milli(struct dra_buf *b, int64_t v)
+{
+	char		frac[8];
+	uint64_t	u;
+	int		n;
+
+	u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	if (v < 0)
+		dra_buf_adds(b, "-");
+	dra_buf_addf(b, "%" PRIu64, u / 1000);
+	if (u % 1000 == 0)
+		return;
+	n = snprintf(frac, sizeof frac, "%03u", (unsigned)(u % 1000));
+	while (n > 0 && frac[n - 1] == '0')
+		frac[--n] = '\0';
+	dra_buf_addf(b, ".%s", frac);
+}
+
+/* A ratio with at most 4 decimals, trailing zeros cut: "0.125", "1". */
+static void
+prom_ratio(struct dra_buf *b, double v)
+{
+	char	buf[64];
+	int	n;
+
+	n = snprintf(buf, sizeof buf, "%.4f", v);
+	while (n > 1 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 1 && buf[n - 1] == '.')
+		buf[--n] = '\0';
+	dra_buf_adds(b, buf);
+}
+
+/* A row's labels without braces: node="x" / class / namespace / pool. */
+static void
+prom_labels(struct dra_buf *b, const struct dra_top *t,
+    const struct dra_top_row *r)
+{
+	switch (t->kind) {
+	case DRA_TOP_POOLS:
+		dra_buf_adds(b, "driver=\"");
+		dra_top_prom_escape(b, r->driver);
+		dra_buf_adds(b, "\",pool=\"");
+		dra_top_prom_escape(b, r->pool);
+		dra_buf_adds(b, "\"");
+		if (r->node != NULL) {
+			dra_buf_adds(b, ",node=\"");
+			dra_top_prom_escape(b, r->node);
+			dra_buf_adds(b, "\"");
+		}
+		return;
+	case DRA_TOP_CLASSES:
+		dra_buf_adds(b, "class=\"");
+		break;
+	case DRA_TOP_NAMESPACES:
+		dra_buf_adds(b, "namespace=\"");
+		break;
+	case DRA_TOP_NODES:
+	default:
+		dra_buf_adds(b, "node=\"");
+		break;
+	}
+	dra_top_prom_escape(b, r->name);
+	dra_buf_adds(b, "\"");
+}
+
+static void
+prom_family(struct dra_buf *b, const char *name, const char *help)
+{
+	dra_buf_addf(b, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+}
+
+/* One sample: name{row labels[,extra]} value. */
+static void
+prom_head(struct dra_buf *b, const struct dra_top *t,
+    const struct dra_top_row *r, const char *name, const char *extra)
+{
+	dra_buf_addf(b, "%s{", name);
+	prom_labels(b, t, r);
+	if (extra != NULL)
+		dra_buf_addf(b, ",%s", extra);
+	dra_buf_adds(b, "} ");
+}
+
+char *
+dra_top_prometheus(const struct dra_top *t)
+{
+	static const char	*states[] = { "allocated", "free", "blocked",
+				    "tainted", "unusable" };
+	const struct dra_top_row *r;
+	const struct dra_top_counter *c;
+	struct dra_buf		 b;
+	char			 st[64];
+	int64_t			 v;
+	size_t			 i, j;
+	int			 places = t->kind == DRA_TOP_NODES ||
+				    t->kind == DRA_TOP_POOLS;
+
+	dra_buf_init(&b, DRA_BUF_MAX_FILE);
+	prom_family(&b, "kubectl_dra_devices", places ?
+	    "DRA devices by state: allocated (held by a claim without "
+	    "adminAccess), else unusable, tainted, blocked (counters used "
+	    "up) or free; states do not overlap." :
+	    "DRA devices held (allocated) by the row's claims.");
+	for (i = 0; i < t->nrows; i++) {
+		r = &t->rows[i];
+		for (j = 0; j < (places ? 5u : 1u); j++) {
+			switch (j) {
+			case 0: v = r->allocated; break;
+			case 1: v = r->free; break;
+			case 2: v = r->blocked; break;
+			case 3: v = r->tainted; break;
+			default: v = r->unusable; break;
+			}
+			snprintf(st, sizeof st, "state=\"%s\"", states[j]);
+			prom_head(&b, t, r, "kubectl_dra_devices", st);
+			prom_num(&b, v);
+			dra_buf_adds(&b, "\n");
+		}
+	}
+	prom_family(&b, "kubectl_dra_devices_total", t->kind ==
+	    DRA_TOP_CLASSES ? "DRA devices every selector of the class "
+	    "matches." : t->kind == DRA_TOP_NAMESPACES ? "DRA devices of "
+	    "the cluster (of the newest generation of each pool)." :
+	    "DRA devices published (newest generation of each pool).");
+	for (i = 0; i < t->nrows; i++) {
+		prom_head(&b, t, &t->rows[i], "kubectl_dra_devices_total",
+		    NULL);
+		prom_num(&b, t->rows[i].devices);
+		dra_buf_adds(&b, "\n");
+	}
+	prom_family(&b, "kubectl_dra_gpu_memory_bytes", "GPU memory "
+	    "allocated in bytes (partitionable devices through their "
+	    "counter set's memory counter).");
+	for (i = 0; i < t->nrows; i++) {
+		prom_head(&b, t, &t->rows[i], "kubectl_dra_gpu_memory_bytes",
+		    "state=\"allocated\"");
+		prom_num(&b, t->rows[i].mem_used);
+		dra_buf_adds(&b, "\n");
+	}
+	prom_family(&b, "kubectl_dra_gpu_memory_bytes_total", "GPU memory "
+	    "in bytes.");
+	for (i = 0; i < t->nrows; i++) {
+		prom_head(&b, t, &t->rows[i],
+		    "kubectl_dra_gpu_memory_bytes_total", NULL);
+		prom_num(&b, t->rows[i].mem_total);
+		dra_buf_adds(&b, "\n");
+	}
+	if (t->kind != DRA_TOP_CLASSES) {
+		prom_family(&b, "kubectl_dra_gpus", "GPUs with compute "
+		    "slices held (namespaces: holding a part of theirs).");
+		for (i = 0; i < t->nrows; i++) {
+			if (t->rows[i].gpus == 0)
+				continue;
+			prom_head(&b, t, &t->rows[i], "kubectl_dra_gpus",
+			    "state=\"used\"");
+			prom_num(&b, t->rows[i].gpus_used);
+			dra_buf_adds(&b, "\n");
+		}
+		prom_family(&b, "kubectl_dra_gpus_total", "GPUs (whole GPUs, "
+		    "static MIG parents, DynamicMIG counter sets).");
+		for (i = 0; i < t->nrows; i++) {
+			if (t->rows[i].gpus == 0)
+				continue;
+			prom_head(&b, t, &t->rows[i],
+			    "kubectl_dra_gpus_total", NULL);
+			prom_num(&b, t->rows[i].gpus);
+			dra_buf_adds(&b, "\n");
+		}
+		prom_family(&b, "kubectl_dra_gpu_compute_ratio", "Mean "
+		    "compute utilization of the GPUs (compute slices held / "
+		    "compute slices), 0 to 1; namespaces: their share.");
+		for (i = 0; i < t->nrows; i++) {
+			if (t->rows[i].gpus == 0 || t->rows[i].compute < 0)
+				continue;
+			prom_head(&b, t, &t->rows[i],
+			    "kubectl_dra_gpu_compute_ratio", NULL);
+			prom_ratio(&b, t->rows[i].compute);
+			dra_buf_adds(&b, "\n");
+		}
+	}
+	if (places) {
+		prom_family(&b, "kubectl_dra_consumable_capacity",
+		    "Consumable capacity consumed on allowMultipleAllocations "
+		    "devices, in the capacity's unit.");
+		for (i = 0; i < t->nrows; i++) {
+			r = &t->rows[i];
+			for (j = 0; j < r->nconsumable; j++) {
+				dra_buf_adds(&b,
+				    "kubectl_dra_consumable_capacity{");
+				prom_labels(&b, t, r);
+				dra_buf_adds(&b, ",capacity=\"");
+				dra_top_prom_escape(&b, r->consumable[j].name);
+				dra_buf_adds(&b, "\",state=\"consumed\"} ");
+				prom_milli(&b, r->consumable[j].used);
+				dra_buf_adds(&b, "\n");
+			}
+		}
+		prom_family(&b, "kubectl_dra_consumable_capacity_total",
+		    "Consumable capacity of allowMultipleAllocations devices, "
+		    "in the capacity's unit.");
+		for (i = 0; i < t->nrows; i++) {
+			r = &t->rows[i];
+			for (j = 0; j < r->nconsumable; j++) {
+				dra_buf_adds(&b,
+				    "kubectl_dra_consumable_capacity_total{");
+				prom_labels(&b, t, r);
+				dra_buf_adds(&b, ",capacity=\"");
+				dra_top_prom_escape(&b, r->consumable[j].name);
+				dra_buf_adds(&b, "\"} ");
+				prom_milli(&b, r->consumable[j].total);
+				dra_buf_adds(&b, "\n");
+			}
+		}
+		for (j = 0; j < 2; j++) {
+			prom_family(&b, j == 0 ? "kubectl_dra_counter" :
+			    "kubectl_dra_counter_total", j == 0 ?
+			    "Shared counter consumed by allocated devices, "
+			    "per counter set, in the counter's unit." :
+			    "Shared counter published, per counter set, in "
+			    "the counter's unit.");
+			for (i = 0; i < t->ncounters; i++) {
+				c = &t->counters[i];
+				dra_buf_adds(&b, j == 0 ?
+				    "kubectl_dra_counter{driver=\"" :
+				    "kubectl_dra_counter_total{driver=\"");
+				dra_top_prom_escape(&b, c->driver);
+				dra_buf_adds(&b, "\",pool=\"");
+				dra_top_prom_escape(&b, c->pool);
+				if (c->node != NULL) {
+					dra_buf_adds(&b, "\",node=\"");
+					dra_top_prom_escape(&b, c->node);
+				}
+				dra_buf_adds(&b, "\",counter_set=\"");
+				dra_top_prom_escape(&b, c->set);
+				dra_buf_adds(&b, "\",counter=\"");
+				dra_top_prom_escape(&b, c->counter);
+				dra_buf_adds(&b, j == 0 ?
+				    "\",state=\"consumed\"} " : "\"} ");
+				prom_milli(&b, j == 0 ? c->used : c->total);
+				dra_buf_adds(&b, "\n");
+			}
+		}
+	} else {
+		prom_family(&b, "kubectl_dra_claims", t->kind ==
+		    DRA_TOP_CLASSES ? "ResourceClaims allocated with a "
+		    "request of the class, or pending that ask for it." :
+		    "ResourceClaims of the namespace, allocated or pending.");
+		for (i = 0; i < t->nrows; i++) {
+			prom_head(&b, t, &t->rows[i], "kubectl_dra_claims",
+			    "state=\"allocated\"");
+			prom_num(&b, t->rows[i].claims);
+			dra_buf_adds(&b, "\n");
+			prom_head(&b, t, &t->rows[i], "kubectl_dra_claims",
+			    "state=\"pending\"");
+			prom_num(&b, t->rows[i].pending);
+			dra_buf_adds(&b, "\n");
+		}
+	}
+	return dra_buf_take(&b);
+}
+
+void
+dra_top_free(struct dra_top *t)
+{
+	size_t	i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->nrows; i++) {
+		free(t->rows[i].counters);
+		free(t->rows[i].consumable);
+	}
+	free(t->total.counters);
+	free(t->total.consumable);
+	free(t->rows);
+	free(t->counters);
+	free(t->warnings);
+	dra_arena_release(&t->arena);
+	free(t);
+}

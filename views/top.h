@@ -1,0 +1,300 @@
+/*
+ * top.h: the figures of `kubectl dra top` (docs/TOP.md): per node,
+ * DeviceClass, namespace or pool, how many devices are allocated of
+ * how many, how much GPU memory, how many GPUs are in use and their
+ * compute utilization (the GPU map, gpus.h), the shared counters
+ * consumed and the consumable capacity consumed, with a first totals
+ * row ("*", as kube-capacity prints one).
+ *
+ * The counting rules follow the joins of kube/model (join.c, the
+ * structured allocator of Kubernetes 1.37 as DRA-REFERENCE.md section 6
+ * describes it) and the `get pools` table: every device of each pool's
+ * newest generation counts, unusable pools and tainted devices
+ * included; a device is allocated when a claim holds it without
+ * adminAccess; counters consumed are what allocated devices consume
+ * (adminAccess results excluded); consumable capacity is the
+ * consumedCapacity of the results on allowMultipleAllocations devices.
+ *
+ * Pure: reads a finished snapshot, prints nothing.  The table, JSON and
+ * Prometheus renderings are built here too (strings and trees the
+ * caller prints), so the UI and tests see the same figures.
+ */
+#ifndef DRA_VIEWS_TOP_H
+#define DRA_VIEWS_TOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "err.h"
+#include "model.h"
+#include "views.h"
+
+struct cJSON;
+
+/* What a row is. */
+enum dra_top_kind {
+	DRA_TOP_NODES,
+	DRA_TOP_CLASSES,
+	DRA_TOP_NAMESPACES,
+	DRA_TOP_POOLS,
+};
+
+/*
+ * How a percentage compares with the planner's utilization policy
+ * (gpus.h DRA_GPU_UTIL_TARGET 80%, DRA_GPU_UTIL_CEILING 95%): NONE
+ * when there is no percentage (total 0) or it is not a utilization (a
+ * namespace's share of the cluster), LOW below the target, HIGH from
+ * the target to the ceiling, OVER above the ceiling.
+ */
+enum dra_top_level {
+	DRA_TOP_LEVEL_NONE,
+	DRA_TOP_LEVEL_LOW,
+	DRA_TOP_LEVEL_HIGH,
+	DRA_TOP_LEVEL_OVER,
+};
+
+/*
+ * One counter name or capacity name summed over a row: used and total
+ * in thousandths of the quantity (struct kube_quantity milli).
+ * Counters: every counter set's counters of that name (the counter
+ * named "memory" is not here: it is GPU memory); capacities: the
+ * capacity of that id on allowMultipleAllocations devices and the
+ * consumedCapacity of their results.
+ */
+struct dra_top_amount {
+	const char	*name;
+	int64_t		 used;
+	int64_t		 total;
+};
+
+/*
+ * One row.  Counts are devices; memory is bytes.  Strings live in the
+ * top's arena, or are borrowed from the snapshot.
+ *
+ * devices: devices of the row (nodes and pools: published there;
+ * classes: those every selector of the class matches; namespaces: the
+ * cluster's, as in the totals row).  allocated: nodes and pools,
+ * devices held by a claim (adminAccess only does not count); classes,
+ * devices held through a request of that class; namespaces, devices
+ * the namespace's claims hold.  free, blocked, tainted, unusable
+ * (nodes, pools and their totals only, else 0) split the devices not
+ * allocated, each device in one: unusable (its pool is incomplete or
+ * invalid), else tainted (NoSchedule/NoExecute), else blocked (its
+ * counters are used up by others), else free; allocated + free +
+ * blocked + tainted + unusable == devices.
+ *
+ * mem_used, mem_total: GPU memory in bytes.  A device that consumes a
+ * counter set holding a counter named "memory" (a partitionable
+ * device: NVIDIA DynamicMIG's gpu-N-counter-set) counts through that
+ * counter set: the set's memory counter is the total and what
+ * allocated devices consume of it the use, so a GPU is counted once
+ * whatever MIG devices it is cut into.  Any other device with a
+ * capacity named "memory" (any domain) counts its capacity; allocated,
+ * all of it, or for an allowMultipleAllocations device the memory its
+ * results consumed.  Classes and namespaces count the memory of what
+ * their results hold (a partitionable device: its own consumption of
+ * the memory counter).
+ *
+ * gpus, gpus_used, compute: the GPU map's GPUs (gpus.h dra_gpu_map:
+ * whole GPUs, static MIG parents, DynamicMIG counter sets), those with
+ * compute slices held, and the mean of their utilization (compute
+ * slices held / compute slices, 0..1); compute is -1 without GPUs.
+ * Namespaces: GPUs where the namespace holds a part, of the fleet's,
+ * and compute its share of the fleet's mean (the sum over its parts
+ * of the part's compute slices / its GPU's, divided by the fleet's
+ * GPUs).  Classes: 0, 0, -1.
+ *
+ * counters, consumable: per name, sorted by name; nodes, pools and
+ * their totals only.
+ *
+ * claims, pending: classes, claims allocated with a request of the
+ * class, and claims not allocated that ask for it (firstAvailable:
+ * any subrequest); namespaces, allocated and not allocated claims
+ * (deleted ones not counted); 0 for nodes and pools.
+ */
+struct dra_top_row {
+	const char		*name;		/* node ("<none>": devices of
+						   no single node), class,
+						   namespace, or "driver/pool";
+						   "*" for the totals row */
+	const char		*driver;	/* pools only, else NULL */
+	const char		*pool;		/* pools only, else NULL */
+	const char		*node;		/* pools: their node or NULL */
+	int64_t			 devices;
+	int64_t			 allocated;
+	int64_t			 free;
+	int64_t			 blocked;
+	int64_t			 tainted;
+	int64_t			 unusable;
+	int64_t			 mem_used;
+	int64_t			 mem_total;
+	int64_t			 gpus;
+	int64_t			 gpus_used;
+	double			 compute;
+	struct dra_top_amount	*counters;
+	size_t			 ncounters;
+	struct dra_top_amount	*consumable;
+	size_t			 nconsumable;
+	int64_t			 claims;
+	int64_t			 pending;
+};
+
+/*
+ * One counter of one counter set, for the Prometheus output: used
+ * and total in thousandths.  node is the slice's nodeName, or NULL.
+ */
+struct dra_top_counter {
+	const char	*driver;
+	const char	*pool;
+	const char	*node;
+	const char	*set;
+	const char	*counter;
+	int64_t		 used;
+	int64_t		 total;
+};
+
+struct dra_top {
+	enum dra_top_kind	 kind;
+	struct dra_top_row	 total;		/* the "*" row */
+	struct dra_top_row	*rows;
+	size_t			 nrows;
+	/* Nodes and pools: every counter of the counter sets of the
+	   rows shown, by driver, pool, set, counter. */
+	struct dra_top_counter	*counters;
+	size_t			 ncounters;
+	/* Classes: selectors that failed to compile or evaluate (CEL
+	   errors, unsupported constructs): such a device does not match,
+	   as the allocator would not pick it; each "class: message". */
+	const char		**warnings;
+	size_t			 nwarnings;
+	struct dra_arena	 arena;
+};
+
+/*
+ * The word of a kind ("nodes", "node", "no"; "classes", "class",
+ * "deviceclasses", "deviceclass"; "namespaces", "namespace", "ns";
+ * "pools", "pool"; case-insensitive) into *kind.  Returns 0, or -1
+ * for another word.
+ */
+int	dra_top_kind_parse(const char *word, enum dra_top_kind *kind);
+
+/* The plural name of kind ("nodes"); static. */
+const char *dra_top_kind_name(enum dra_top_kind kind);
+
+/*
+ * The figures of kind for a finished snapshot s (borrowed; the top
+ * points at its strings and must not outlive it).
+ *
+ * f (may be NULL: everything) filters the rows: f->names keeps rows by
+ * name (nodes, classes, namespaces; pools "driver/pool" or the pool
+ * name), setting f->matched; f->selector tests the labels of the Node
+ * object (nodes; a node without one has none), of the DeviceClass
+ * (classes), of a slice of the pool (pools); f->namespace keeps that
+ * namespace's row (namespaces; shown even without claims).  The totals
+ * row sums the rows shown; for classes, whose devices may match
+ * several classes, it counts each device once (matched by any class
+ * shown, allocated through any); for namespaces its devices, memory
+ * and GPUs totals are the cluster's.
+ *
+ * Rows come by name in natural order (dra_natcmp; "<none>" last),
+ * pools by driver then pool.  Nodes are those with devices: devices
+ * tied to no node (allNodes, a node selector) make the "<none>" row.
+ * Namespaces are those with claims.  Cost: linear in devices and
+ * results plus the GPU map; classes evaluate each class's selectors
+ * (kube/dra/cel.h) on every device.
+ *
+ * Returns a new top (free with dra_top_free), or NULL with err
+ * (KUBE_E_CONFIG) when s is NULL or not finished.
+ */
+struct dra_top *dra_top_build(const struct kube_snapshot *s,
+	    enum dra_top_kind kind, const struct dra_filter *f,
+	    struct dra_err *err);
+
+/*
+ * Sort the rows (not the totals row) by column, a name of
+ * dra_top_table's header, case-insensitive, or an alias: "name" (and
+ * "node", "class", "namespace", "pool": the first column) ascending;
+ * "devices", "gpu-memory" ("memory"), "gpus", "compute", "counters",
+ * "consumable" by their percentage, highest first (a row without one
+ * last); "claims", "pending" by count, highest first; ties by name.
+ * Returns KUBE_OK, or KUBE_E_CONFIG with err listing the columns when
+ * column is unknown for the kind (rows unchanged).
+ */
+int	dra_top_sort(struct dra_top *t, const char *column,
+	    struct dra_err *err);
+
+/*
+ * The table of t (totals row first, named "*"): nodes NODE, DEVICES,
+ * GPU-MEMORY, GPUS, COMPUTE, COUNTERS, CONSUMABLE; pools DRIVER, POOL,
+ * NODE, then the same; classes CLASS, DEVICES, GPU-MEMORY, CLAIMS,
+ * PENDING; namespaces NAMESPACE, CLAIMS, PENDING, DEVICES, GPU-MEMORY,
+ * GPUS, COMPUTE.  Cells "7/10 (70%)", memory "49.2Gi/634Gi (7%)"
+ * (binary units, one decimal), COMPUTE "38%", COUNTERS and CONSUMABLE
+ * the name with the highest use "memory-slice-0 1/8 (12%)" and "+N"
+ * more names; "-" when there is nothing.  Percentages are rounded
+ * down.  wide adds (nodes, pools) FREE, BLOCKED, TAINTED, UNUSABLE and
+ * every counter and capacity instead of the busiest.
+ *
+ * levels, when not NULL, receives a new array (the caller frees it) of
+ * nrows * ncolumns enum dra_top_level, row by row, for colouring:
+ * the level of the cell's percentage (namespace rows other than the
+ * totals row: NONE, a share is not a utilization).  Never NULL; free
+ * the table with dra_table_free.
+ */
+struct dra_table *dra_top_table(const struct dra_top *t, int wide,
+	    unsigned char **levels);
+
+/* The level of used / total (total <= 0: NONE). */
+enum dra_top_level dra_top_level(double used, double total);
+
+/*
+ * The JSON document of `top -o json|yaml`: {"apiVersion":
+ * "dra.kubectl.io/v1alpha1", "kind": "Top", "of": "nodes", "total":
+ * ROW, "rows": [ROW]}, ROW {"name", ("driver", "pool", "node" for
+ * pools), "devices": {"allocated", "total", and for nodes and pools
+ * "free", "blocked", "tainted", "unusable"}, "gpuMemoryBytes":
+ * {"allocated", "total"}, "gpus": {"used", "total"}, "compute" (0..1
+ * or null), "counters": [{"name", "used", "total"}] and
+ * "consumableCapacity": [{"name", "used", "total"}] (quantities as
+ * strings, "50432Mi"), and for classes and namespaces "claims",
+ * "pendingClaims"}.  A new tree the caller deletes.
+ */
+struct cJSON *dra_top_json(const struct dra_top *t);
+
+/*
+ * The figures in the Prometheus text exposition format 0.0.4, every
+ * family a gauge with "# HELP" and "# TYPE" once before its samples,
+ * samples in row order (the totals row is left out: sum the rows);
+ * the row's labels are {node}, {class}, {namespace} or {driver, pool,
+ * node}:
+ *   kubectl_dra_devices{..., state="allocated|free|blocked|tainted|
+ *     unusable"} (nodes, pools; classes and namespaces: allocated)
+ *   kubectl_dra_devices_total, kubectl_dra_gpu_memory_bytes{...,
+ *     state="allocated"}, kubectl_dra_gpu_memory_bytes_total
+ *   kubectl_dra_gpus{..., state="used"}, kubectl_dra_gpus_total,
+ *     kubectl_dra_gpu_compute_ratio (rows with GPUs; not classes)
+ *   kubectl_dra_consumable_capacity{..., capacity, state="consumed"},
+ *     kubectl_dra_consumable_capacity_total (nodes, pools)
+ *   kubectl_dra_counter{driver, pool, node, counter_set, counter,
+ *     state="consumed"}, kubectl_dra_counter_total (nodes, pools: one
+ *     per counter of each counter set)
+ *   kubectl_dra_claims{..., state="allocated|pending"} (classes,
+ *     namespaces)
+ * Label values escaped as the format says (\\, \", \n); values plain
+ * decimal numbers (bytes, counts; quantities in their unit, "0.5" for
+ * 500m).  Returns a new NUL-terminated string the caller frees.
+ */
+char	*dra_top_prometheus(const struct dra_top *t);
+
+/*
+ * A label value escaped for the exposition format (backslash, double
+ * quote and newline become \\, \" and \n) appended to b.
+ */
+void	dra_top_prom_escape(struct dra_buf *b, const char *value);
+
+/* Free t; NULL is a no-op. */
+void	dra_top_free(struct dra_top *t);
+
+#endif
