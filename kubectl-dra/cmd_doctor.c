@@ -1,22 +1,471 @@
 /*
- * cmd_doctor.c: "kubectl dra doctor" (issue 7), being built.
+ * cmd_doctor.c: "kubectl dra doctor": the cluster's DRA health, one
+ * verdict per check with the objects named and a fix (docs/DOCTOR.md).
+ *
+ * The snapshot checks and every verdict rule live in views/doctor.c.
+ * This file does what needs the network: the server's /version, the
+ * resource.k8s.io discovery, the feature-gate probes (server-side dry
+ * runs, POST ...?dryRun=All, nothing is stored) and the lists, each
+ * kind on its own so that a list the user may not read turns into
+ * "cannot read X" on the checks that need it rather than an error (a
+ * namespace-limited user falls back to its own namespace, as `get`
+ * does, and the checks say what they could not see).  With --from the
+ * live checks are Skipped and the snapshot checks run on the file.
+ *
+ * Exit: 0 when every check is Ready (or Skipped), 3 otherwise, 1 when
+ * the cluster or the file cannot be read at all, 2 for usage errors.
  */
 #include "dra.h"
+
+#include <sys/ioctl.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "buf.h"
+#include "demand.h"
+#include "doctor.h"
+#include "snapshot.h"
+#include "xmalloc.h"
+
+#ifdef DRA_HAVE_CLIENT
+#include "client.h"
+#include "source-int.h"
+#endif
+
+/* The snapshot kinds of dra.h and of doctor.h are the same bits. */
+_Static_assert(DRA_NEED_SLICES == DRA_DOCTOR_K_SLICES &&
+    DRA_NEED_CLAIMS == DRA_DOCTOR_K_CLAIMS &&
+    DRA_NEED_TEMPLATES == DRA_DOCTOR_K_TEMPLATES &&
+    DRA_NEED_CLASSES == DRA_DOCTOR_K_CLASSES &&
+    DRA_NEED_TAINT_RULES == DRA_DOCTOR_K_TAINT_RULES &&
+    DRA_NEED_PODS == DRA_DOCTOR_K_PODS &&
+    DRA_NEED_NODES == DRA_DOCTOR_K_NODES &&
+    DRA_NEED_NAMESPACES == DRA_DOCTOR_K_NAMESPACES &&
+    DRA_NEED_QUOTAS == DRA_DOCTOR_K_QUOTAS, "doctor kinds");
+
+#define DOCTOR_DEFAULT_THRESHOLD	300	/* seconds: 5m */
+#define DOCTOR_MAX_THRESHOLD		(366.0 * 86400)
+
+static const char cmd_doctor_help[] =
+"Checks the cluster's Dynamic Resource Allocation set-up and gives each\n"
+"check a verdict (Ready, Warning, Failed; Skipped for live checks with\n"
+"--from), a detail naming the objects concerned and a one-line fix:\n"
+"\n"
+"  server-version   the API server's version (DRA is GA from 1.34)\n"
+"  dra-api          the resource.k8s.io versions served\n"
+"  feature-gates    DRA gates, probed with server-side dry runs\n"
+"  device-plugin    nodes whose GPUs a device plugin and a DRA driver\n"
+"                   both hand out\n"
+"  pools            incomplete or invalid resource pools\n"
+"  orphan-slices    ResourceSlices of nodes that no longer exist\n"
+"  pending-claims   claims pending longer than --pending-threshold,\n"
+"                   each with why's verdict and first reason\n"
+"  leaked-claims    allocated claims reserved for no pod\n"
+"  class-selectors  DeviceClasses whose selectors match no device\n"
+"  quota-coverage   namespaces using a class without a quota for it\n"
+"  utilization      classes at or above the 95% ceiling\n"
+"  taint-rules      DeviceTaintRules keeping pods off devices\n"
+"\n"
+"A list the user may not read makes the checks that need it a Warning\n"
+"(\"cannot read X: forbidden\"), never an error.  docs/DOCTOR.md\n"
+"explains every rule.\n"
+"\n"
+"Exit status: 0 every check Ready or Skipped, 3 otherwise, 1 error.\n"
+"\n"
+"Examples:\n"
+"  kubectl dra doctor\n"
+"  kubectl dra doctor --pending-threshold 1m -o json\n"
+"  kubectl dra doctor --from snapshot.yaml\n";
+
+static const struct dra_flag cmd_doctor_flags[] = {
+	{ "pending-threshold", 0, 1, DRA_F_PENDING_THRESHOLD, "DURATION",
+	    "name claims pending at least this long (default 5m; 0s: all)" },
+	{ "no-color", 0, 0, DRA_F_NO_COLOR, "",
+	    "print without colours (as NO_COLOR does)" },
+	{ NULL, 0, 0, 0, NULL, NULL }
+};
+
+/* KUBECTL_DRA_NOW (Unix seconds) replaces the clock, as source.c does. */
+static void
+apply_now(struct kube_snapshot *s)
+{
+	const char	*now = getenv("KUBECTL_DRA_NOW");
+	char		*end;
+	long long	 v;
+
+	if (now == NULL || *now == '\0')
+		return;
+	v = strtoll(now, &end, 10);
+	if (*end == '\0' && v > 0)
+		s->now = (int64_t)v;
+}
+
+#ifdef DRA_HAVE_CLIENT
+
+/* The user's namespace, kept beyond the client (dra_doctor_opts). */
+static char	doctor_ns[256];
+
+struct list_arg {
+	struct kube_snapshot		*s;
+	const struct dra_api_kind	*k;
+};
+
+static int
+list_item(void *arg, const cJSON *item, const char *list_api_version,
+    struct dra_err *err)
+{
+	struct list_arg	*la = arg;
+
+	return kube_snapshot_add(la->s, item, list_api_version,
+	    la->k->list_kind, err);
+}
+
+/*
+ * Every kind, all namespaces (a 403 there: the user's own namespace).
+ * Fills *o's unread, partial and taint_rules_unserved.  Returns KUBE_OK,
+ * KUBE_E_GONE (start again) or an error in err.
+ */
+static int
+load_kinds(struct kube_client *c, const struct kube_dra_info *info,
+    const char *own_ns, struct kube_snapshot *s, struct dra_doctor_opts *o,
+    struct dra_err *err)
+{
+	const struct dra_api_kind	*k;
+	struct dra_buf			 refused;
+	struct list_arg			 la;
+	char				 path[512];
+	size_t				 i;
+	int				 rc;
+
+	dra_buf_init(&refused, DRA_BUF_MAX_SMALL);
+	for (i = 0; i < dra_napi_kinds; i++) {
+		k = &dra_api_kinds[i];
+		if (k->need == DRA_NEED_TAINT_RULES &&
+		    !info->device_taint_rules) {
+			o->taint_rules_unserved = 1;
+			continue;
+		}
+		la.s = s;
+		la.k = k;
+		dra_buf_reset(&refused);
+		rc = dra_list_kind(c, info, k, NULL, own_ns, list_item, NULL,
+		    &la, path, sizeof path, NULL, &refused, err);
+		if (rc == KUBE_E_FORBIDDEN) {
+			o->unread |= k->need;
+			continue;
+		}
+		if (rc != KUBE_OK) {
+			dra_buf_release(&refused);
+			return rc;
+		}
+		if (refused.len > 0)
+			o->partial |= k->need;
+	}
+	dra_buf_release(&refused);
+	if (o->unread & DRA_NEED_SLICES)
+		s->slices_unread = 1;
+	return KUBE_OK;
+}
+
+/* One probe: POST the object with dryRun=All and judge the answer. */
+static void
+probe(struct kube_client *c, const struct kube_dra_info *info,
+    const char *ns, const struct dra_doctor_probe *p,
+    struct dra_doctor_probe_result *res, char *msg, size_t msglen)
+{
+	struct dra_buf	 out, body;
+	struct dra_err	 err;
+	char		 path[512], *qns = NULL;
+	const char	*at;
+	cJSON		*answer;
+	int		 rc;
+
+	res->probe = p;
+	res->message = NULL;
+	if (p->namespaced)
+		qns = kube_query_escape(ns);
+	snprintf(path, sizeof path, "/apis/%s/%s%s%s%s?dryRun=All",
+	    info->group_version, qns != NULL ? "namespaces/" : "",
+	    qns != NULL ? qns : "", qns != NULL ? "/" : "", p->resource);
+	free(qns);
+	/* The v1 body in the version read (v1beta2 has the same shape). */
+	dra_buf_init(&body, DRA_BUF_MAX_SMALL);
+	at = strstr(p->body, "\"resource.k8s.io/v1\"");
+	if (at != NULL) {
+		dra_buf_add(&body, p->body, (size_t)(at - p->body));
+		dra_buf_addf(&body, "\"%s\"", info->group_version);
+		dra_buf_adds(&body, at + strlen("\"resource.k8s.io/v1\""));
+	} else
+		dra_buf_adds(&body, p->body);
+	dra_buf_init(&out, DRA_BUF_MAX_PAGE);
+	dra_err_clear(&err);
+	rc = kube_client_request(c, "POST", path, "application/json",
+	    dra_buf_str(&body), body.len, &out, &err);
+	dra_buf_release(&body);
+	if (rc == KUBE_OK) {
+		answer = cJSON_ParseWithLength(dra_buf_str(&out), out.len);
+		if (answer == NULL) {
+			res->state = DRA_DOCTOR_PROBE_ERROR;
+			snprintf(msg, msglen, "malformed answer to a dry-run "
+			    "create of %s", p->resource);
+			res->message = msg;
+		} else
+			res->state = dra_doctor_probe_kept(p, answer) ?
+			    DRA_DOCTOR_PROBE_ON : DRA_DOCTOR_PROBE_OFF;
+		cJSON_Delete(answer);
+	} else if (rc == KUBE_E_FORBIDDEN)
+		res->state = DRA_DOCTOR_PROBE_FORBIDDEN;
+	else if (err.http_status == 422) {
+		/* Valid with the field, invalid without: dropped. */
+		res->state = DRA_DOCTOR_PROBE_OFF;
+	} else {
+		res->state = DRA_DOCTOR_PROBE_ERROR;
+		snprintf(msg, msglen, "%s", err.msg);
+		res->message = msg;
+	}
+	dra_buf_release(&out);
+}
+
+/*
+ * The live checks, then the lists into *out.  Returns DRA_RET_OK, or
+ * the exit code after printing the error (nothing to report on).
+ */
+static enum dra_ret
+run_live(struct dra_ctx *ctx, struct dra_doctor_report *r,
+    struct dra_doctor_opts *o, struct kube_snapshot **out)
+{
+	struct dra_doctor_probe_result	*res;
+	struct kube_client		*c;
+	struct kube_dra_info		 info;
+	struct kube_snapshot		*s = NULL;
+	struct dra_err			 err;
+	const char			*own_ns;
+	char				 gv[64], served[64], (*msgs)[DRA_ERR_MSG_MAX];
+	size_t				 i;
+	int				 major, minor, rc, attempt;
+
+	dra_err_clear(&err);
+	c = dra_client_new(ctx, NULL, NULL, &err);
+	if (c == NULL)
+		return dra_error("%s", err.msg);
+	if (kube_client_insecure(c))
+		dra_warning("TLS verification is off: the server's identity "
+		    "is not checked");
+	snprintf(doctor_ns, sizeof doctor_ns, "%s", ctx->opts.namespace !=
+	    NULL ? ctx->opts.namespace : kube_client_namespace(c));
+	own_ns = doctor_ns;
+	o->partial_ns = doctor_ns;
+
+	/* server-version */
+	rc = kube_server_version(c, &major, &minor, gv, sizeof gv, &err);
+	if (rc == KUBE_OK)
+		dra_doctor_server(r, gv, major, minor);
+	else if (rc == KUBE_E_FORBIDDEN || rc == KUBE_E_API ||
+	    rc == KUBE_E_PARSE || rc == KUBE_E_NOT_FOUND)
+		dra_doctor_unreadable(r, "server-version", "read /version",
+		    err.msg, rc == KUBE_E_FORBIDDEN);
+	else {
+		kube_client_free(c);
+		return dra_error("%s", err.msg);
+	}
+
+	/* dra-api */
+	dra_err_clear(&err);
+	rc = kube_discover_dra(c, ctx->opts.dra_api_version, &info, &err);
+	if (rc == KUBE_E_UNSUPPORTED || rc == KUBE_E_FORBIDDEN ||
+	    rc == KUBE_E_API || rc == KUBE_E_PARSE) {
+		if (rc == KUBE_E_UNSUPPORTED && ctx->opts.dra_api_version ==
+		    NULL)
+			dra_doctor_api(r, "", NULL);
+		else
+			dra_doctor_unreadable(r, "dra-api", "discover "
+			    "resource.k8s.io", err.msg, rc ==
+			    KUBE_E_FORBIDDEN);
+		o->skip = "resource.k8s.io cannot be read (see dra-api)";
+		dra_doctor_skip(r, "feature-gates", o->skip);
+		kube_client_free(c);
+		return DRA_RET_OK;
+	}
+	if (rc != KUBE_OK) {
+		kube_client_free(c);
+		return dra_error("%s", err.msg);
+	}
+	snprintf(served, sizeof served, "%s%s%s%s%s",
+	    info.served & KUBE_DRA_V1 ? "v1" : "",
+	    (info.served & KUBE_DRA_V1) && (info.served & ~KUBE_DRA_V1) ?
+	    "," : "",
+	    info.served & KUBE_DRA_V1BETA2 ? "v1beta2" : "",
+	    (info.served & KUBE_DRA_V1BETA2) &&
+	    (info.served & KUBE_DRA_V1BETA1) ? "," : "",
+	    info.served & KUBE_DRA_V1BETA1 ? "v1beta1" : "");
+	dra_doctor_api(r, served, info.version);
+
+	/* feature-gates */
+	if (info.chosen == KUBE_DRA_V1BETA1)
+		dra_doctor_skip(r, "feature-gates", "the probes need "
+		    "resource.k8s.io v1 or v1beta2");
+	else {
+		res = xcalloc(dra_doctor_nprobes, sizeof *res);
+		msgs = xcalloc(dra_doctor_nprobes, sizeof *msgs);
+		for (i = 0; i < dra_doctor_nprobes; i++)
+			probe(c, &info, own_ns, &dra_doctor_probes[i],
+			    &res[i], msgs[i], sizeof msgs[i]);
+		dra_doctor_features(r, res, dra_doctor_nprobes,
+		    info.device_taint_rules);
+		free(res);
+		free(msgs);
+	}
+
+	/* The objects. */
+	for (attempt = 0;; attempt++) {
+		s = kube_snapshot_new();
+		s->source = kube_snapshot_intern(s, kube_client_server(c));
+		s->served_version = kube_snapshot_intern(s,
+		    info.group_version);
+		o->unread = o->partial = 0;
+		dra_err_clear(&err);
+		rc = load_kinds(c, &info, own_ns, s, o, &err);
+		if (rc == KUBE_E_GONE && attempt == 0) {
+			kube_snapshot_free(s);
+			continue;
+		}
+		break;
+	}
+	kube_client_free(c);
+	if (rc != KUBE_OK) {
+		kube_snapshot_free(s);
+		return dra_error("%s", err.msg);
+	}
+	kube_snapshot_finish(s);
+	apply_now(s);
+	*out = s;
+	return DRA_RET_OK;
+}
+
+#endif /* DRA_HAVE_CLIENT */
+
+/* The terminal's width for the table, else 80. */
+static int
+out_width(void)
+{
+	struct winsize	ws;
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) ==
+	    0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+static enum dra_ret
+print_report(struct dra_ctx *ctx, const struct dra_doctor_report *r)
+{
+	struct dra_err	 err;
+	const char	*o = ctx->opts.output, *nc;
+	cJSON		*doc;
+	char		*text;
+	int		 color;
+
+	if (o != NULL && (strcmp(o, "json") == 0 || strcmp(o, "yaml") == 0)) {
+		doc = dra_doctor_json(r);
+		if (strcmp(o, "json") == 0)
+			dra_json_print(stdout, doc);
+		else if (kube_yaml_write(stdout, doc, &err) != KUBE_OK) {
+			cJSON_Delete(doc);
+			return dra_error("%s", err.msg);
+		}
+		cJSON_Delete(doc);
+	} else {
+		nc = getenv("NO_COLOR");
+		color = isatty(STDOUT_FILENO) && !ctx->opts.no_color &&
+		    (nc == NULL || *nc == '\0');
+		text = dra_doctor_text(r, out_width(), color);
+		fputs(text, stdout);
+		free(text);
+	}
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return dra_error("cannot write the report: output error");
+	return dra_doctor_ready(r, NULL, NULL) ? DRA_RET_OK :
+	    DRA_RET_NEGATIVE;
+}
 
 static enum dra_ret
 cmd_doctor_exec(struct dra_ctx *ctx, struct dra_args *args)
 {
-	(void)ctx;
-	(void)args;
-	return dra_error("doctor is not built yet");
+	struct dra_doctor_report	*r;
+	struct dra_doctor_opts		 o;
+	struct kube_snapshot		*s = NULL;
+	const char			*out = ctx->opts.output;
+	double				 thr = DOCTOR_DEFAULT_THRESHOLD;
+	enum dra_ret			 ret;
+
+	if (args->argc > 0)
+		return dra_usage_error(ctx, ctx->cmd, "unexpected argument "
+		    "\"%s\": doctor checks the whole cluster",
+		    args->argv[0]);
+	if (out != NULL && strcmp(out, "json") != 0 &&
+	    strcmp(out, "yaml") != 0)
+		return dra_usage_error(ctx, ctx->cmd, "unknown output format "
+		    "\"%s\" for doctor: use -o json or -o yaml", out);
+	if (ctx->opts.pending_threshold != NULL &&
+	    (plan_duration_parse(ctx->opts.pending_threshold, &thr) != 0 ||
+	    !isfinite(thr) || thr < 0 || thr > DOCTOR_MAX_THRESHOLD))
+		return dra_usage_error(ctx, ctx->cmd, "invalid "
+		    "--pending-threshold \"%s\": expected a duration such as "
+		    "30s, 5m or 1h30m (0s names every pending claim)",
+		    ctx->opts.pending_threshold);
+
+	memset(&o, 0, sizeof o);
+	o.pending_threshold = (int64_t)ceil(thr);
+	r = dra_doctor_report_new();
+	if (ctx->opts.from != NULL) {
+		ret = dra_source_load(ctx, DRA_NEED_ALL, NULL, &s);
+		if (ret != DRA_RET_OK) {
+			dra_doctor_report_free(r);
+			return ret;
+		}
+		dra_doctor_skip(r, "server-version", "live only (--from)");
+		dra_doctor_skip(r, "dra-api", "live only (--from)");
+		dra_doctor_skip(r, "feature-gates", "live only (--from)");
+		o.nodes_unknown = s->nodes.n == 0;
+	} else {
+#ifdef DRA_HAVE_CLIENT
+		ret = run_live(ctx, r, &o, &s);
+		if (ret != DRA_RET_OK) {
+			dra_doctor_report_free(r);
+			return ret;
+		}
+#else
+		dra_doctor_report_free(r);
+		return dra_error("this build has no cluster client: check a "
+		    "snapshot with --from FILE");
+#endif
+	}
+	if (s != NULL)
+		dra_print_warnings(s, ctx->opts.verbosity >= 2);
+	else {
+		s = kube_snapshot_new();
+		kube_snapshot_finish(s);
+	}
+	dra_doctor_snapshot(r, s, &o);
+	ret = print_report(ctx, r);
+	dra_doctor_report_free(r);
+	kube_snapshot_free(s);
+	return ret;
 }
 
 const struct dra_cmd dra_cmd_doctor = {
 	"doctor", NULL,
 	"Check the cluster's DRA health, each finding with a fix",
-	"",
-	NULL,
-	NULL,
-	DRA_CMD_HIDDEN,
+	"[--pending-threshold DURATION] [--from FILE] [-o json|yaml] "
+	    "[--no-color]",
+	cmd_doctor_help,
+	cmd_doctor_flags,
+	0,
 	cmd_doctor_exec
 };
