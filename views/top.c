@@ -1351,8 +1351,12 @@ dra_top_sort(struct dra_top *t, const char *column, struct dra_err *err)
 		dra_buf_release(&b);
 		return KUBE_E_CONFIG;
 	}
-	if (c == 0 || t->nrows < 2)
+	if (t->nrows < 2)
 		return KUBE_OK;
+	if (c == 0) {
+		qsort(t->rows, t->nrows, sizeof *t->rows, cmp_row);
+		return KUBE_OK;
+	}
 	v = xreallocarray(NULL, t->nrows, sizeof *v);
 	for (i = 0; i < t->nrows; i++) {
 		v[i].r = t->rows[i];

@@ -1,0 +1,943 @@
+/*
+ * test_top.c: the figures of `top` (views/top.h) on small snapshots,
+ * every value worked out by hand in the comments: whole GPUs (one
+ * tainted, a NIC beside them), a DynamicMIG GPU whose counter set is
+ * counted once however it is cut, consumable capacity shared by two
+ * claims, an incomplete pool, an adminAccess result; the totals row,
+ * classes through their CEL selectors and the requests that name them,
+ * namespaces, filters, sorting, levels, the table cells, and the
+ * Prometheus text (escaping, the exact output of a small pool).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <cmocka.h>
+
+#include "buf.h"
+#include "snapshot.h"
+#include "top.h"
+
+#define GI	(1024LL * 1024 * 1024)
+#define EPS	1e-9
+
+/*
+ * Whole GPUs on n1: gpu-0 (team-a) and gpu-1 (team-b) allocated,
+ * gpu-2 tainted NoSchedule, nic-0 free (no memory); each GPU 80Gi.
+ * gpu-3 on n2, held only with adminAccess by team-c.
+ */
+static const char whole_yaml[] =
+"apiVersion: resource.k8s.io/v1\n"
+"kind: DeviceClass\n"
+"metadata: {name: gpu.example.com, labels: {tier: gpu}}\n"
+"spec:\n"
+"  selectors:\n"
+"  - cel: {expression: \"device.driver == 'gpu.example.com'\"}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: DeviceClass\n"
+"metadata: {name: nic.example.com}\n"
+"spec:\n"
+"  selectors:\n"
+"  - cel: {expression: \"device.driver == 'nic.example.com'\"}\n"
+"---\n"
+"apiVersion: v1\n"
+"kind: Node\n"
+"metadata: {name: n1, labels: {pool: big}}\n"
+"---\n"
+"apiVersion: v1\n"
+"kind: Node\n"
+"metadata: {name: n2, labels: {pool: small}}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceSlice\n"
+"metadata: {name: n1-gpu}\n"
+"spec:\n"
+"  driver: gpu.example.com\n"
+"  nodeName: n1\n"
+"  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+"  devices:\n"
+"  - name: gpu-0\n"
+"    attributes: {type: {string: gpu}}\n"
+"    capacity: {memory: {value: 80Gi}}\n"
+"  - name: gpu-1\n"
+"    attributes: {type: {string: gpu}}\n"
+"    capacity: {memory: {value: 80Gi}}\n"
+"  - name: gpu-2\n"
+"    attributes: {type: {string: gpu}}\n"
+"    capacity: {memory: {value: 80Gi}}\n"
+"    taints: [{key: bad, value: xid, effect: NoSchedule}]\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceSlice\n"
+"metadata: {name: n1-nic}\n"
+"spec:\n"
+"  driver: nic.example.com\n"
+"  nodeName: n1\n"
+"  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+"  devices:\n"
+"  - name: nic-0\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceSlice\n"
+"metadata: {name: n2-gpu}\n"
+"spec:\n"
+"  driver: gpu.example.com\n"
+"  nodeName: n2\n"
+"  pool: {name: n2, generation: 1, resourceSliceCount: 1}\n"
+"  devices:\n"
+"  - name: gpu-3\n"
+"    attributes: {type: {string: gpu}}\n"
+"    capacity: {memory: {value: 80Gi}}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceClaim\n"
+"metadata: {name: a, namespace: team-a}\n"
+"spec:\n"
+"  devices:\n"
+"    requests:\n"
+"    - name: g\n"
+"      exactly: {deviceClassName: gpu.example.com}\n"
+"status:\n"
+"  allocation:\n"
+"    devices:\n"
+"      results:\n"
+"      - {request: g, driver: gpu.example.com, pool: n1, device: gpu-0}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceClaim\n"
+"metadata: {name: b, namespace: team-b}\n"
+"spec:\n"
+"  devices:\n"
+"    requests:\n"
+"    - name: g\n"
+"      firstAvailable:\n"
+"      - {name: big, deviceClassName: gpu.example.com}\n"
+"status:\n"
+"  allocation:\n"
+"    devices:\n"
+"      results:\n"
+"      - {request: g/big, driver: gpu.example.com, pool: n1, "
+"device: gpu-1}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceClaim\n"
+"metadata: {name: c, namespace: team-c}\n"
+"spec:\n"
+"  devices:\n"
+"    requests:\n"
+"    - name: g\n"
+"      exactly: {deviceClassName: gpu.example.com, adminAccess: true}\n"
+"status:\n"
+"  allocation:\n"
+"    devices:\n"
+"      results:\n"
+"      - {request: g, driver: gpu.example.com, pool: n2, device: gpu-3,"
+" adminAccess: true}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceClaim\n"
+"metadata: {name: wait, namespace: team-a}\n"
+"spec:\n"
+"  devices:\n"
+"    requests:\n"
+"    - name: n\n"
+"      exactly: {deviceClassName: nic.example.com}\n";
+
+/*
+ * One DynamicMIG GPU on node m: counter set gpu-0-cs with memory 80Gi,
+ * multiprocessors 132 and memory-slice-0..7; devices gpu-0 (whole:
+ * all of it), 7g (all slices), 3g at 0 (slices 0-3, 40Gi, 60 SMs),
+ * 1g at 4 and 1g at 5 (one slice, 10Gi, 16 SMs each).  team-a holds
+ * the 3g, team-b the first 1g.
+ */
+static const char dyn_yaml[] =
+"apiVersion: resource.k8s.io/v1\n"
+"kind: DeviceClass\n"
+"metadata: {name: mig}\n"
+"spec:\n"
+"  selectors:\n"
+"  - cel: {expression: \"device.attributes['gpu.nvidia.com'].type == 'mig'\"}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: DeviceClass\n"
+"metadata: {name: gpu}\n"
+"spec:\n"
+"  selectors:\n"
+"  - cel: {expression: \"device.attributes['gpu.nvidia.com'].type == 'gpu'\"}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceSlice\n"
+"metadata: {name: m-counters}\n"
+"spec:\n"
+"  driver: gpu.nvidia.com\n"
+"  nodeName: m\n"
+"  pool: {name: m, generation: 1, resourceSliceCount: 2}\n"
+"  sharedCounters:\n"
+"  - name: gpu-0-cs\n"
+"    counters:\n"
+"      memory: {value: 80Gi}\n"
+"      multiprocessors: {value: \"132\"}\n"
+"      memory-slice-0: {value: \"1\"}\n"
+"      memory-slice-1: {value: \"1\"}\n"
+"      memory-slice-2: {value: \"1\"}\n"
+"      memory-slice-3: {value: \"1\"}\n"
+"      memory-slice-4: {value: \"1\"}\n"
+"      memory-slice-5: {value: \"1\"}\n"
+"      memory-slice-6: {value: \"1\"}\n"
+"      memory-slice-7: {value: \"1\"}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceSlice\n"
+"metadata: {name: m-devices}\n"
+"spec:\n"
+"  driver: gpu.nvidia.com\n"
+"  nodeName: m\n"
+"  pool: {name: m, generation: 1, resourceSliceCount: 2}\n"
+"  devices:\n"
+"  - name: gpu-0\n"
+"    attributes: {type: {string: gpu}, productName: {string: NVIDIA H100 80GB HBM3}}\n"
+"    capacity: {memory: {value: 80Gi}}\n"
+"    consumesCounters:\n"
+"    - counterSet: gpu-0-cs\n"
+"      counters: {memory: {value: 80Gi}, multiprocessors: {value: \"132\"},"
+" memory-slice-0: {value: \"1\"}, memory-slice-1: {value: \"1\"},"
+" memory-slice-2: {value: \"1\"}, memory-slice-3: {value: \"1\"},"
+" memory-slice-4: {value: \"1\"}, memory-slice-5: {value: \"1\"},"
+" memory-slice-6: {value: \"1\"}, memory-slice-7: {value: \"1\"}}\n"
+"  - name: gpu-0-mig-7g80gb-0-0\n"
+"    attributes: {type: {string: mig}, profile: {string: 7g.80gb}, productName: {string: NVIDIA H100 80GB HBM3}}\n"
+"    capacity: {memory: {value: 80Gi}}\n"
+"    consumesCounters:\n"
+"    - counterSet: gpu-0-cs\n"
+"      counters: {memory: {value: 80Gi}, multiprocessors: {value: \"132\"},"
+" memory-slice-0: {value: \"1\"}, memory-slice-1: {value: \"1\"},"
+" memory-slice-2: {value: \"1\"}, memory-slice-3: {value: \"1\"},"
+" memory-slice-4: {value: \"1\"}, memory-slice-5: {value: \"1\"},"
+" memory-slice-6: {value: \"1\"}, memory-slice-7: {value: \"1\"}}\n"
+"  - name: gpu-0-mig-3g40gb-9-0\n"
+"    attributes: {type: {string: mig}, profile: {string: 3g.40gb}, productName: {string: NVIDIA H100 80GB HBM3}}\n"
+"    capacity: {memory: {value: 40Gi}}\n"
+"    consumesCounters:\n"
+"    - counterSet: gpu-0-cs\n"
+"      counters: {memory: {value: 40Gi}, multiprocessors: {value: \"60\"},"
+" memory-slice-0: {value: \"1\"}, memory-slice-1: {value: \"1\"},"
+" memory-slice-2: {value: \"1\"}, memory-slice-3: {value: \"1\"}}\n"
+"  - name: gpu-0-mig-1g10gb-19-4\n"
+"    attributes: {type: {string: mig}, profile: {string: 1g.10gb}, productName: {string: NVIDIA H100 80GB HBM3}}\n"
+"    capacity: {memory: {value: 10Gi}}\n"
+"    consumesCounters:\n"
+"    - counterSet: gpu-0-cs\n"
+"      counters: {memory: {value: 10Gi}, multiprocessors: {value: \"16\"},"
+" memory-slice-4: {value: \"1\"}}\n"
+"  - name: gpu-0-mig-1g10gb-19-5\n"
+"    attributes: {type: {string: mig}, profile: {string: 1g.10gb}, productName: {string: NVIDIA H100 80GB HBM3}}\n"
+"    capacity: {memory: {value: 10Gi}}\n"
+"    consumesCounters:\n"
+"    - counterSet: gpu-0-cs\n"
+"      counters: {memory: {value: 10Gi}, multiprocessors: {value: \"16\"},"
+" memory-slice-5: {value: \"1\"}}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceClaim\n"
+"metadata: {name: big, namespace: team-a}\n"
+"spec:\n"
+"  devices:\n"
+"    requests:\n"
+"    - name: m\n"
+"      exactly: {deviceClassName: mig}\n"
+"status:\n"
+"  allocation:\n"
+"    devices:\n"
+"      results:\n"
+"      - {request: m, driver: gpu.nvidia.com, pool: m, "
+"device: gpu-0-mig-3g40gb-9-0}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceClaim\n"
+"metadata: {name: small, namespace: team-b}\n"
+"spec:\n"
+"  devices:\n"
+"    requests:\n"
+"    - name: m\n"
+"      exactly: {deviceClassName: mig}\n"
+"status:\n"
+"  allocation:\n"
+"    devices:\n"
+"      results:\n"
+"      - {request: m, driver: gpu.nvidia.com, pool: m, "
+"device: gpu-0-mig-1g10gb-19-4}\n";
+
+/*
+ * A shareable device (40Gi of memory, allowMultipleAllocations) on s1
+ * held by two claims of team-a that consumed 10Gi and 20Gi; a second
+ * pool on s2 that says it has 2 slices but publishes 1 (incomplete:
+ * its device is unusable).
+ */
+static const char shared_yaml[] =
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceSlice\n"
+"metadata: {name: s1}\n"
+"spec:\n"
+"  driver: gpu.example.com\n"
+"  nodeName: s1\n"
+"  pool: {name: s1, generation: 1, resourceSliceCount: 1}\n"
+"  devices:\n"
+"  - name: gpu-0\n"
+"    allowMultipleAllocations: true\n"
+"    capacity: {memory: {value: 40Gi}}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceSlice\n"
+"metadata: {name: s2-a}\n"
+"spec:\n"
+"  driver: gpu.example.com\n"
+"  nodeName: s2\n"
+"  pool: {name: s2, generation: 1, resourceSliceCount: 2}\n"
+"  devices:\n"
+"  - name: gpu-0\n"
+"    capacity: {memory: {value: 40Gi}}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceClaim\n"
+"metadata: {name: x, namespace: team-a}\n"
+"spec:\n"
+"  devices:\n"
+"    requests:\n"
+"    - {name: g, exactly: {deviceClassName: shared}}\n"
+"status:\n"
+"  allocation:\n"
+"    devices:\n"
+"      results:\n"
+"      - {request: g, driver: gpu.example.com, pool: s1, device: gpu-0,"
+" shareID: 00000000-0000-0000-0000-000000000001,"
+" consumedCapacity: {memory: 10Gi}}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceClaim\n"
+"metadata: {name: y, namespace: team-a}\n"
+"spec:\n"
+"  devices:\n"
+"    requests:\n"
+"    - {name: g, exactly: {deviceClassName: shared}}\n"
+"status:\n"
+"  allocation:\n"
+"    devices:\n"
+"      results:\n"
+"      - {request: g, driver: gpu.example.com, pool: s1, device: gpu-0,"
+" shareID: 00000000-0000-0000-0000-000000000002,"
+" consumedCapacity: {memory: 20Gi}}\n";
+
+static struct kube_snapshot *
+load_text(const char *doc)
+{
+	struct kube_snapshot	*s = kube_snapshot_new();
+	struct dra_err		 err;
+
+	if (kube_snapshot_load_mem(s, "test.yaml", doc, strlen(doc), &err) !=
+	    KUBE_OK)
+		fail_msg("load: %s", err.msg);
+	kube_snapshot_finish(s);
+	return s;
+}
+
+static struct dra_top *
+top_of(const struct kube_snapshot *s, enum dra_top_kind kind,
+    const struct dra_filter *f)
+{
+	struct dra_top	*t;
+	struct dra_err	 err;
+
+	dra_err_clear(&err);
+	t = dra_top_build(s, kind, f, &err);
+	if (t == NULL)
+		fail_msg("dra_top_build: %s", err.msg);
+	return t;
+}
+
+static const struct dra_top_row *
+row_named(const struct dra_top *t, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < t->nrows; i++) {
+		if (strcmp(t->rows[i].name, name) == 0)
+			return &t->rows[i];
+	}
+	fail_msg("no row %s", name);
+	return NULL;
+}
+
+static const struct dra_top_amount *
+amount_named(const struct dra_top_amount *v, size_t n, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(v[i].name, name) == 0)
+			return &v[i];
+	}
+	fail_msg("no amount %s", name);
+	return NULL;
+}
+
+static void
+near(double a, double b)
+{
+	if (fabs(a - b) > EPS)
+		fail_msg("%.9f != %.9f", a, b);
+}
+
+/* Whole GPUs by node: states, memory, GPUs and compute; the totals. */
+static void
+test_whole_nodes(void **state)
+{
+	struct kube_snapshot		*s = load_text(whole_yaml);
+	struct dra_top			*t = top_of(s, DRA_TOP_NODES, NULL);
+	const struct dra_top_row	*r;
+
+	(void)state;
+	assert_int_equal(t->nrows, 2);
+	r = &t->rows[0];
+	assert_string_equal(r->name, "n1");
+	/* gpu-0, gpu-1 held; gpu-2 tainted; nic-0 free. */
+	assert_int_equal(r->devices, 4);
+	assert_int_equal(r->allocated, 2);
+	assert_int_equal(r->free, 1);
+	assert_int_equal(r->tainted, 1);
+	assert_int_equal(r->blocked, 0);
+	assert_int_equal(r->unusable, 0);
+	assert_int_equal(r->mem_used, 160 * GI);
+	assert_int_equal(r->mem_total, 240 * GI);
+	/* Three whole GPUs (the NIC is none), two held: 2/3. */
+	assert_int_equal(r->gpus, 3);
+	assert_int_equal(r->gpus_used, 2);
+	near(r->compute, 2.0 / 3);
+	/* n2: gpu-3 held only with adminAccess: not allocated. */
+	r = &t->rows[1];
+	assert_string_equal(r->name, "n2");
+	assert_int_equal(r->devices, 1);
+	assert_int_equal(r->allocated, 0);
+	assert_int_equal(r->free, 1);
+	assert_int_equal(r->mem_used, 0);
+	assert_int_equal(r->mem_total, 80 * GI);
+	assert_int_equal(r->gpus_used, 0);
+	near(r->compute, 0);
+	/* Totals: 2 of 5 devices, 160Gi of 320Gi, 2 of 4 GPUs, mean 2/4. */
+	assert_string_equal(t->total.name, "*");
+	assert_int_equal(t->total.devices, 5);
+	assert_int_equal(t->total.allocated, 2);
+	assert_int_equal(t->total.mem_used, 160 * GI);
+	assert_int_equal(t->total.mem_total, 320 * GI);
+	assert_int_equal(t->total.gpus, 4);
+	assert_int_equal(t->total.gpus_used, 2);
+	near(t->total.compute, 0.5);
+	assert_int_equal(t->total.ncounters, 0);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+}
+
+/* Namespaces: what their claims hold, pending claims, shares. */
+static void
+test_whole_namespaces(void **state)
+{
+	struct kube_snapshot		*s = load_text(whole_yaml);
+	struct dra_top			*t = top_of(s, DRA_TOP_NAMESPACES, NULL);
+	const struct dra_top_row	*r;
+
+	(void)state;
+	assert_int_equal(t->nrows, 3);
+	r = row_named(t, "team-a");
+	assert_int_equal(r->claims, 1);
+	assert_int_equal(r->pending, 1);
+	assert_int_equal(r->allocated, 1);
+	assert_int_equal(r->devices, 5);	/* the cluster's */
+	assert_int_equal(r->mem_used, 80 * GI);
+	assert_int_equal(r->mem_total, 320 * GI);
+	assert_int_equal(r->gpus_used, 1);
+	assert_int_equal(r->gpus, 4);
+	near(r->compute, 0.25);
+	r = row_named(t, "team-b");
+	assert_int_equal(r->allocated, 1);
+	assert_int_equal(r->mem_used, 80 * GI);
+	/* team-c's adminAccess result holds nothing. */
+	r = row_named(t, "team-c");
+	assert_int_equal(r->claims, 1);
+	assert_int_equal(r->allocated, 0);
+	assert_int_equal(r->mem_used, 0);
+	assert_int_equal(r->gpus_used, 0);
+	assert_int_equal(t->total.claims, 3);
+	assert_int_equal(t->total.pending, 1);
+	assert_int_equal(t->total.allocated, 2);
+	assert_int_equal(t->total.mem_used, 160 * GI);
+	assert_int_equal(t->total.gpus_used, 2);
+	near(t->total.compute, 0.5);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+}
+
+/* Classes: CEL matches, allocation through the class's requests. */
+static void
+test_whole_classes(void **state)
+{
+	struct kube_snapshot		*s = load_text(whole_yaml);
+	struct dra_top			*t = top_of(s, DRA_TOP_CLASSES, NULL);
+	const struct dra_top_row	*r;
+
+	(void)state;
+	assert_int_equal(t->nrows, 2);
+	r = row_named(t, "gpu.example.com");
+	assert_int_equal(r->devices, 4);	/* gpu-0..3 */
+	assert_int_equal(r->allocated, 2);	/* a's and b/big's */
+	assert_int_equal(r->mem_total, 320 * GI);
+	assert_int_equal(r->mem_used, 160 * GI);
+	assert_int_equal(r->claims, 2);		/* c is admin only */
+	assert_int_equal(r->pending, 0);
+	r = row_named(t, "nic.example.com");
+	assert_int_equal(r->devices, 1);
+	assert_int_equal(r->allocated, 0);
+	assert_int_equal(r->mem_total, 0);
+	assert_int_equal(r->pending, 1);	/* team-a/wait */
+	assert_int_equal(t->total.devices, 5);
+	assert_int_equal(t->total.allocated, 2);
+	assert_int_equal(t->total.pending, 1);
+	assert_int_equal(t->nwarnings, 0);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+}
+
+/*
+ * DynamicMIG: the GPU's 80Gi counted once through its counter set
+ * (the devices' capacities add up to 220Gi), 50Gi consumed; gpu-0 and
+ * the 7g blocked by the counters the 3g and the 1g use.
+ */
+static void
+test_dynamic_mig(void **state)
+{
+	struct kube_snapshot		*s = load_text(dyn_yaml);
+	struct dra_top			*t = top_of(s, DRA_TOP_NODES, NULL);
+	const struct dra_top_row	*r;
+	const struct dra_top_amount	*a;
+
+	(void)state;
+	assert_int_equal(t->nrows, 1);
+	r = &t->rows[0];
+	assert_int_equal(r->devices, 5);
+	assert_int_equal(r->allocated, 2);
+	assert_int_equal(r->blocked, 2);
+	assert_int_equal(r->free, 1);
+	assert_int_equal(r->mem_used, 50 * GI);
+	assert_int_equal(r->mem_total, 80 * GI);
+	/* Counters by name, "memory" left out: 8 slices + SMs. */
+	assert_int_equal(r->ncounters, 9);
+	a = amount_named(r->counters, r->ncounters, "multiprocessors");
+	assert_int_equal(a->used, 76 * 1000);
+	assert_int_equal(a->total, 132 * 1000);
+	a = amount_named(r->counters, r->ncounters, "memory-slice-4");
+	assert_int_equal(a->used, 1000);
+	a = amount_named(r->counters, r->ncounters, "memory-slice-5");
+	assert_int_equal(a->used, 0);
+	/* Sorted by name, naturally. */
+	assert_string_equal(r->counters[0].name, "memory-slice-0");
+	assert_string_equal(r->counters[8].name, "multiprocessors");
+	/* One GPU; compute 3g + 1g of 7 slices. */
+	assert_int_equal(r->gpus, 1);
+	assert_int_equal(r->gpus_used, 1);
+	near(r->compute, 4.0 / 7);
+	/* The per-set detail keeps all 10 counters, memory too. */
+	assert_int_equal(t->ncounters, 10);
+	assert_string_equal(t->counters[0].counter, "memory");
+	assert_int_equal(t->counters[0].used, 50 * GI * 1000);
+	assert_string_equal(t->counters[0].set, "gpu-0-cs");
+	dra_top_free(t);
+
+	/* Classes: both see the one counter set's 80Gi. */
+	t = top_of(s, DRA_TOP_CLASSES, NULL);
+	r = row_named(t, "mig");
+	assert_int_equal(r->devices, 4);
+	assert_int_equal(r->allocated, 2);
+	assert_int_equal(r->mem_total, 80 * GI);
+	assert_int_equal(r->mem_used, 50 * GI);
+	r = row_named(t, "gpu");
+	assert_int_equal(r->devices, 1);
+	assert_int_equal(r->allocated, 0);
+	assert_int_equal(r->mem_total, 80 * GI);
+	assert_int_equal(r->mem_used, 0);
+	assert_int_equal(t->total.devices, 5);
+	assert_int_equal(t->total.mem_total, 80 * GI);
+	dra_top_free(t);
+
+	/* Namespaces: team-a 40Gi, team-b 10Gi of the cluster's 80Gi. */
+	t = top_of(s, DRA_TOP_NAMESPACES, NULL);
+	r = row_named(t, "team-a");
+	assert_int_equal(r->mem_used, 40 * GI);
+	assert_int_equal(r->mem_total, 80 * GI);
+	near(r->compute, 3.0 / 7);
+	r = row_named(t, "team-b");
+	assert_int_equal(r->mem_used, 10 * GI);
+	near(r->compute, 1.0 / 7);
+	assert_int_equal(t->total.gpus_used, 1);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+}
+
+/* Consumable capacity shared by two claims; an incomplete pool. */
+static void
+test_consumable_incomplete(void **state)
+{
+	struct kube_snapshot		*s = load_text(shared_yaml);
+	struct dra_top			*t = top_of(s, DRA_TOP_POOLS, NULL);
+	const struct dra_top_row	*r;
+
+	(void)state;
+	assert_int_equal(t->nrows, 2);
+	r = &t->rows[0];
+	assert_string_equal(r->driver, "gpu.example.com");
+	assert_string_equal(r->pool, "s1");
+	assert_string_equal(r->node, "s1");
+	assert_int_equal(r->devices, 1);
+	assert_int_equal(r->allocated, 1);
+	assert_int_equal(r->mem_used, 30 * GI);
+	assert_int_equal(r->mem_total, 40 * GI);
+	assert_int_equal(r->nconsumable, 1);
+	assert_string_equal(r->consumable[0].name, "memory");
+	assert_int_equal(r->consumable[0].used, 30 * GI * 1000);
+	assert_int_equal(r->consumable[0].total, 40 * GI * 1000);
+	r = &t->rows[1];
+	assert_string_equal(r->pool, "s2");
+	assert_int_equal(r->devices, 1);
+	assert_int_equal(r->unusable, 1);
+	assert_int_equal(r->free, 0);
+	assert_int_equal(t->total.unusable, 1);
+	assert_int_equal(t->total.mem_total, 80 * GI);
+	dra_top_free(t);
+
+	/* The namespace holds the one device once, 30Gi of it. */
+	t = top_of(s, DRA_TOP_NAMESPACES, NULL);
+	r = row_named(t, "team-a");
+	assert_int_equal(r->claims, 2);
+	assert_int_equal(r->allocated, 1);
+	assert_int_equal(r->mem_used, 30 * GI);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+}
+
+/* Filters: node names and labels, class labels, one namespace. */
+static void
+test_filters(void **state)
+{
+	struct kube_snapshot	*s = load_text(whole_yaml);
+	struct dra_selector	*sel;
+	struct dra_filter	 f;
+	struct dra_top		*t;
+	struct dra_err		 err;
+	char			 n2[] = "n2", nope[] = "nope";
+	char			*names[] = { n2, nope };
+	int			 matched[2] = { 0, 0 };
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	f.names = names;
+	f.nnames = 2;
+	f.matched = matched;
+	t = top_of(s, DRA_TOP_NODES, &f);
+	assert_int_equal(t->nrows, 1);
+	assert_string_equal(t->rows[0].name, "n2");
+	assert_int_equal(matched[0], 1);
+	assert_int_equal(matched[1], 0);
+	/* The totals are the rows shown. */
+	assert_int_equal(t->total.devices, 1);
+	dra_top_free(t);
+
+	assert_int_equal(dra_selector_parse("pool=big", &sel, &err), KUBE_OK);
+	memset(&f, 0, sizeof f);
+	f.selector = sel;
+	t = top_of(s, DRA_TOP_NODES, &f);
+	assert_int_equal(t->nrows, 1);
+	assert_string_equal(t->rows[0].name, "n1");
+	dra_top_free(t);
+	dra_selector_free(sel);
+
+	assert_int_equal(dra_selector_parse("tier=gpu", &sel, &err), KUBE_OK);
+	f.selector = sel;
+	t = top_of(s, DRA_TOP_CLASSES, &f);
+	assert_int_equal(t->nrows, 1);
+	assert_string_equal(t->rows[0].name, "gpu.example.com");
+	dra_top_free(t);
+	dra_selector_free(sel);
+
+	memset(&f, 0, sizeof f);
+	f.namespace = "team-b";
+	t = top_of(s, DRA_TOP_NAMESPACES, &f);
+	assert_int_equal(t->nrows, 1);
+	assert_string_equal(t->rows[0].name, "team-b");
+	assert_int_equal(t->total.allocated, 1);
+	dra_top_free(t);
+	/* A namespace without claims still has its row. */
+	f.namespace = "empty";
+	t = top_of(s, DRA_TOP_NAMESPACES, &f);
+	assert_int_equal(t->nrows, 1);
+	assert_int_equal(t->rows[0].claims, 0);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+}
+
+static void
+swap_rows(struct dra_top *t)
+{
+	struct dra_top_row	r = t->rows[0];
+
+	t->rows[0] = t->rows[1];
+	t->rows[1] = r;
+}
+
+/* Sorting, levels, kinds, the table cells and colour levels. */
+static void
+test_sort_table(void **state)
+{
+	struct kube_snapshot	*s = load_text(whole_yaml);
+	struct dra_top		*t = top_of(s, DRA_TOP_NODES, NULL);
+	struct dra_table	*tb;
+	struct dra_err		 err;
+	enum dra_top_kind	 k;
+	unsigned char		*lv;
+
+	(void)state;
+	assert_int_equal(dra_top_level(79, 100), DRA_TOP_LEVEL_LOW);
+	assert_int_equal(dra_top_level(80, 100), DRA_TOP_LEVEL_HIGH);
+	assert_int_equal(dra_top_level(95, 100), DRA_TOP_LEVEL_HIGH);
+	assert_int_equal(dra_top_level(96, 100), DRA_TOP_LEVEL_OVER);
+	assert_int_equal(dra_top_level(1, 0), DRA_TOP_LEVEL_NONE);
+	assert_int_equal(dra_top_kind_parse("NO", &k), 0);
+	assert_int_equal(k, DRA_TOP_NODES);
+	assert_int_equal(dra_top_kind_parse("ns", &k), 0);
+	assert_int_equal(k, DRA_TOP_NAMESPACES);
+	assert_int_equal(dra_top_kind_parse("deviceclass", &k), 0);
+	assert_int_equal(k, DRA_TOP_CLASSES);
+	assert_int_equal(dra_top_kind_parse("pods", &k), -1);
+
+	/* n2 has no memory in use: last by memory; rows swapped first. */
+	swap_rows(t);
+	assert_string_equal(t->rows[0].name, "n2");
+	assert_int_equal(dra_top_sort(t, "GPU-MEMORY", &err), KUBE_OK);
+	assert_string_equal(t->rows[0].name, "n1");
+	swap_rows(t);
+	assert_int_equal(dra_top_sort(t, "name", &err), KUBE_OK);
+	assert_string_equal(t->rows[0].name, "n1");
+	swap_rows(t);
+	assert_int_equal(dra_top_sort(t, "devices", &err), KUBE_OK);
+	assert_string_equal(t->rows[0].name, "n1");
+	assert_int_equal(dra_top_sort(t, "claims", &err), KUBE_E_CONFIG);
+	assert_non_null(strstr(err.msg, "unknown sort column \"claims\""));
+
+	tb = dra_top_table(t, 0, &lv);
+	assert_int_equal(tb->ncolumns, 7);
+	assert_int_equal(tb->nrows, 3);
+	assert_string_equal(tb->columns[2].name, "GPU-MEMORY");
+	assert_string_equal(tb->rows[0].cells[0], "*");
+	assert_string_equal(tb->rows[0].cells[1], "2/5 (40%)");
+	assert_string_equal(tb->rows[0].cells[2], "160Gi/320Gi (50%)");
+	assert_string_equal(tb->rows[0].cells[3], "2/4");
+	assert_string_equal(tb->rows[0].cells[4], "50%");
+	assert_string_equal(tb->rows[1].cells[2], "160Gi/240Gi (66%)");
+	assert_string_equal(tb->rows[1].cells[4], "66%");
+	assert_string_equal(tb->rows[1].cells[5], "-");
+	assert_int_equal(lv[1 * 7 + 1], DRA_TOP_LEVEL_LOW);
+	assert_int_equal(lv[0], DRA_TOP_LEVEL_NONE);
+	free(lv);
+	dra_table_free(tb);
+	dra_top_free(t);
+
+	/* 100% of a shared device's memory is over the ceiling. */
+	kube_snapshot_free(s);
+	s = load_text(dyn_yaml);
+	t = top_of(s, DRA_TOP_NODES, NULL);
+	tb = dra_top_table(t, 0, &lv);
+	/* Busiest counter: memory-slice-0 1/1, then 8 more names. */
+	assert_string_equal(tb->rows[1].cells[5],
+	    "memory-slice-0 1/1 (100%) +8");
+	assert_int_equal(lv[7 + 5], DRA_TOP_LEVEL_OVER);
+	assert_string_equal(tb->rows[1].cells[2], "50Gi/80Gi (62%)");
+	free(lv);
+	dra_table_free(tb);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+}
+
+static void
+test_prom_escape(void **state)
+{
+	struct dra_buf	b;
+
+	(void)state;
+	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+	dra_top_prom_escape(&b, "a\\b\"c\nd");
+	assert_string_equal(dra_buf_str(&b), "a\\\\b\\\"c\\nd");
+	dra_buf_reset(&b);
+	dra_top_prom_escape(&b, NULL);
+	assert_string_equal(dra_buf_str(&b), "");
+	dra_buf_release(&b);
+}
+
+/* The exact exposition of the shareable and incomplete pools. */
+static void
+test_prometheus_pools(void **state)
+{
+	static const char	want[] =
+"# HELP kubectl_dra_devices DRA devices by state: allocated (held by a claim "
+"without adminAccess), else unusable, tainted, blocked (counters used up) or "
+"free; states do not overlap.\n"
+"# TYPE kubectl_dra_devices gauge\n"
+"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s1\",node=\"s1\","
+"state=\"allocated\"} 1\n"
+"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s1\",node=\"s1\","
+"state=\"free\"} 0\n"
+"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s1\",node=\"s1\","
+"state=\"blocked\"} 0\n"
+"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s1\",node=\"s1\","
+"state=\"tainted\"} 0\n"
+"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s1\",node=\"s1\","
+"state=\"unusable\"} 0\n"
+"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s2\",node=\"s2\","
+"state=\"allocated\"} 0\n"
+"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s2\",node=\"s2\","
+"state=\"free\"} 0\n"
+"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s2\",node=\"s2\","
+"state=\"blocked\"} 0\n"
+"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s2\",node=\"s2\","
+"state=\"tainted\"} 0\n"
+"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s2\",node=\"s2\","
+"state=\"unusable\"} 1\n"
+"# HELP kubectl_dra_devices_total DRA devices published (newest generation "
+"of each pool).\n"
+"# TYPE kubectl_dra_devices_total gauge\n"
+"kubectl_dra_devices_total{driver=\"gpu.example.com\",pool=\"s1\","
+"node=\"s1\"} 1\n"
+"kubectl_dra_devices_total{driver=\"gpu.example.com\",pool=\"s2\","
+"node=\"s2\"} 1\n"
+"# HELP kubectl_dra_gpu_memory_bytes GPU memory allocated in bytes "
+"(partitionable devices through their counter set's memory counter).\n"
+"# TYPE kubectl_dra_gpu_memory_bytes gauge\n"
+"kubectl_dra_gpu_memory_bytes{driver=\"gpu.example.com\",pool=\"s1\","
+"node=\"s1\",state=\"allocated\"} 32212254720\n"
+"kubectl_dra_gpu_memory_bytes{driver=\"gpu.example.com\",pool=\"s2\","
+"node=\"s2\",state=\"allocated\"} 0\n"
+"# HELP kubectl_dra_gpu_memory_bytes_total GPU memory in bytes.\n"
+"# TYPE kubectl_dra_gpu_memory_bytes_total gauge\n"
+"kubectl_dra_gpu_memory_bytes_total{driver=\"gpu.example.com\",pool=\"s1\","
+"node=\"s1\"} 42949672960\n"
+"kubectl_dra_gpu_memory_bytes_total{driver=\"gpu.example.com\",pool=\"s2\","
+"node=\"s2\"} 42949672960\n";
+	struct kube_snapshot	*s = load_text(shared_yaml);
+	struct dra_top		*t = top_of(s, DRA_TOP_POOLS, NULL);
+	char			*text, *p;
+
+	(void)state;
+	text = dra_top_prometheus(t);
+	assert_true(strncmp(text, want, strlen(want)) == 0);
+	/* The consumable capacity families, each HELP/TYPE once. */
+	p = strstr(text, "kubectl_dra_consumable_capacity{driver=\"gpu."
+	    "example.com\",pool=\"s1\",node=\"s1\",capacity=\"memory\","
+	    "state=\"consumed\"} 32212254720\n");
+	assert_non_null(p);
+	assert_non_null(strstr(text, "kubectl_dra_consumable_capacity_total{"
+	    "driver=\"gpu.example.com\",pool=\"s1\",node=\"s1\","
+	    "capacity=\"memory\"} 42949672960\n"));
+	p = strstr(text, "# TYPE kubectl_dra_devices gauge");
+	assert_null(strstr(p + 1, "# TYPE kubectl_dra_devices gauge"));
+	assert_int_equal(text[strlen(text) - 1], '\n');
+	free(text);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+
+	/* Counters per set: fractional quantities in their unit. */
+	s = load_text(dyn_yaml);
+	t = top_of(s, DRA_TOP_NODES, NULL);
+	text = dra_top_prometheus(t);
+	assert_non_null(strstr(text, "kubectl_dra_counter{driver=\"gpu."
+	    "nvidia.com\",pool=\"m\",node=\"m\",counter_set=\"gpu-0-cs\","
+	    "counter=\"multiprocessors\",state=\"consumed\"} 76\n"));
+	assert_non_null(strstr(text, "kubectl_dra_counter_total{driver=\"gpu."
+	    "nvidia.com\",pool=\"m\",node=\"m\",counter_set=\"gpu-0-cs\","
+	    "counter=\"memory\"} 85899345920\n"));
+	assert_non_null(strstr(text,
+	    "kubectl_dra_gpu_compute_ratio{node=\"m\"} 0.5714\n"));
+	free(text);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+}
+
+/* The JSON document's shape and figures. */
+static void
+test_json(void **state)
+{
+	struct kube_snapshot	*s = load_text(whole_yaml);
+	struct dra_top		*t = top_of(s, DRA_TOP_NAMESPACES, NULL);
+	cJSON			*o, *r;
+
+	(void)state;
+	o = dra_top_json(t);
+	assert_string_equal(cJSON_GetObjectItem(o, "kind")->valuestring,
+	    "Top");
+	assert_string_equal(cJSON_GetObjectItem(o, "of")->valuestring,
+	    "namespaces");
+	r = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "rows"), 0);
+	assert_string_equal(cJSON_GetObjectItem(r, "name")->valuestring,
+	    "team-a");
+	assert_int_equal(cJSON_GetObjectItem(r, "pendingClaims")->valueint,
+	    1);
+	assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(r,
+	    "gpuMemoryBytes"), "allocated")->valuedouble == 80.0 * GI);
+	cJSON_Delete(o);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+}
+
+/* Shared case 10: device-2 blocked by the 6Gi of 8Gi device-1 uses. */
+static void
+test_case10(void **state)
+{
+	struct kube_snapshot	*s = kube_snapshot_new();
+	struct dra_top		*t;
+	struct dra_err		 err;
+
+	(void)state;
+	if (kube_snapshot_load_file(s, CASES_DIR
+	    "/10-shared-counter-exhaustion/input.yaml", &err) != KUBE_OK)
+		fail_msg("%s", err.msg);
+	kube_snapshot_finish(s);
+	t = top_of(s, DRA_TOP_POOLS, NULL);
+	assert_int_equal(t->nrows, 1);
+	assert_int_equal(t->rows[0].allocated, 1);
+	assert_int_equal(t->rows[0].blocked, 1);
+	assert_int_equal(t->rows[0].mem_used, 6 * GI);
+	assert_int_equal(t->rows[0].mem_total, 8 * GI);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_whole_nodes),
+		cmocka_unit_test(test_whole_namespaces),
+		cmocka_unit_test(test_whole_classes),
+		cmocka_unit_test(test_dynamic_mig),
+		cmocka_unit_test(test_consumable_incomplete),
+		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_sort_table),
+		cmocka_unit_test(test_prom_escape),
+		cmocka_unit_test(test_prometheus_pools),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_case10),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
