@@ -551,16 +551,17 @@ check_stale(struct apply_run *r, const cJSON *plan)
 	if (r->ctx->denied & (DRA_NEED_NODES | DRA_NEED_SLICES |
 	    DRA_NEED_CLAIMS)) {
 		kube_snapshot_free(s);
+		/* The server's own words for the first refused list. */
+		dra_err_clear(&err);
+		request(r->c, "GET", r->ctx->denied & DRA_NEED_NODES ?
+		    "/api/v1/nodes?limit=1" : r->ctx->denied &
+		    DRA_NEED_SLICES ? "/apis/resource.k8s.io/v1/"
+		    "resourceslices?limit=1" : "/apis/resource.k8s.io/v1/"
+		    "resourceclaims?limit=1", NULL, NULL, NULL, &err);
 		return dra_error("cannot check the plan %s against the "
-		    "cluster: this user may not list %s%s%s%s%s "
-		    "cluster-wide (forbidden); nothing was changed", r->file,
-		    r->ctx->denied & DRA_NEED_NODES ? "nodes" : "",
-		    (r->ctx->denied & DRA_NEED_NODES) && (r->ctx->denied &
-		    (DRA_NEED_SLICES | DRA_NEED_CLAIMS)) ? ", " : "",
-		    r->ctx->denied & DRA_NEED_SLICES ? "resourceslices" : "",
-		    (r->ctx->denied & DRA_NEED_SLICES) && (r->ctx->denied &
-		    DRA_NEED_CLAIMS) ? ", " : "",
-		    r->ctx->denied & DRA_NEED_CLAIMS ? "resourceclaims" : "");
+		    "cluster: %s; apply needs to list nodes, resourceslices "
+		    "and resourceclaims cluster-wide; nothing was changed",
+		    r->file, err.msg[0] != '\0' ? err.msg : "forbidden");
 	}
 	if (dra_apply_stale(plan, s, &st, &err) != KUBE_OK) {
 		kube_snapshot_free(s);
@@ -640,12 +641,12 @@ run_apply(struct apply_run *r)
 			goto out;
 		}
 	}
-	if ((ret = check_stale(r, plan)) != DRA_RET_OK)
-		goto out;
 	if ((r->c = dra_client_new(ctx, NULL, NULL, &err)) == NULL) {
 		ret = dra_error("%s", err.msg);
 		goto out;
 	}
+	if ((ret = check_stale(r, plan)) != DRA_RET_OK)
+		goto out;
 
 	/* The namespaces, then each object and its dry run. */
 	nsok = xcalloc(items.nns + 1, sizeof *nsok);
@@ -923,6 +924,7 @@ rollback_send(struct apply_run *r, const struct dra_backup_obj *o,
     const struct dra_rollback_step *s, int dry, cJSON **out,
     struct dra_err *err)
 {
+	cJSON	*body;
 	char	*path, *coll;
 	int	 rc;
 
@@ -943,9 +945,20 @@ rollback_send(struct apply_run *r, const struct dra_backup_obj *o,
 		    out, err);
 		break;
 	case DRA_RB_DELETE:
+		/*
+		 * With a DeleteOptions body the API server reads the
+		 * options from the body only: ?dryRun=All alone would
+		 * delete.  Both say it.
+		 */
+		body = cJSON_Duplicate(s->body, 1);
+		if (dry)
+			cJSON_AddItemToObject(body, "dryRun",
+			    cJSON_CreateStringArray((const char *[]){ "All" },
+			    1));
 		path = xasprintf("%s%s", o->path, dry ? "?dryRun=All" : "");
-		rc = request(r->c, "DELETE", path, "application/json",
-		    s->body, NULL, err);
+		rc = request(r->c, "DELETE", path, "application/json", body,
+		    NULL, err);
+		cJSON_Delete(body);
 		break;
 	case DRA_RB_LABELS:
 		path = xasprintf("%s?fieldManager=%s%s", o->path,
