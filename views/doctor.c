@@ -248,12 +248,20 @@ names_list(struct dra_buf *b, const char *const *names, size_t n)
 static void
 add_names(struct dra_buf *b, const struct dra_doctor_check *c)
 {
-	const char	*names[DRA_DOCTOR_NAMES + 1];
-	size_t		 i;
+	const char	*names[DRA_DOCTOR_NAMES + 1], *prev = NULL, *n;
+	size_t		 i, nn = 0;
 
-	for (i = 0; i < c->nfindings && i <= DRA_DOCTOR_NAMES; i++)
-		names[i] = short_name(c->findings[i].object);
-	names_list(b, names, c->nfindings);
+	/* Each name once (consecutive findings may name one object). */
+	for (i = 0; i < c->nfindings; i++) {
+		n = short_name(c->findings[i].object);
+		if (prev != NULL && strcmp(prev, n) == 0)
+			continue;
+		prev = n;
+		if (nn <= DRA_DOCTOR_NAMES)
+			names[nn] = n;
+		nn++;
+	}
+	names_list(b, names, nn);
 }
 
 /* Set the detail to "<lead>: a, b and N more". */

@@ -304,9 +304,11 @@ void	dra_doctor_features(struct dra_doctor_report *r,
  * dra_doctor_class_selectors: "class-selectors".  DeviceClasses whose
  * selectors (kube/dra/cel.h, cel-go semantics: every selector must be
  * true) match no device published in the newest generation of any
- * pool: Warning; a selector that does not compile: Failed (the API
- * server rejects claims against it at allocation).  A selector that
- * errs at run time on every device is named with its error.  Needs
+ * pool: Warning.  Failed: a selector that does not compile, or that
+ * errs at run time on a published device (a missing attribute: "no
+ * such key"), named with the error and the first such device: the
+ * structured allocator turns a CEL runtime error into an error that
+ * fails every pod asking for the class (shared case 01).  Needs
  * classes, slices.
  *
  * dra_doctor_quota_coverage: "quota-coverage".  Namespaces whose
