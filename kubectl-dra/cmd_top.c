@@ -245,11 +245,6 @@ cmd_top_exec(struct dra_ctx *ctx, struct dra_args *args)
 	if (ctx->opts.selector != NULL && kind == DRA_TOP_NAMESPACES)
 		return dra_usage_error(ctx, ctx->cmd, "-l selects nodes, "
 		    "classes or pools, not namespaces");
-	if (ctx->opts.namespace != NULL && kind != DRA_TOP_NAMESPACES &&
-	    !ctx->opts.all_namespaces)
-		return dra_usage_error(ctx, ctx->cmd, "-n applies to top "
-		    "namespaces; %s are not namespaced",
-		    dra_top_kind_name(kind));
 	dra_err_clear(&err);
 	if (ctx->opts.selector != NULL &&
 	    dra_selector_parse(ctx->opts.selector, &sel, &err) != KUBE_OK)
