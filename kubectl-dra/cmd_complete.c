@@ -29,6 +29,7 @@ static const char *const output_values[] = { "json", "name", "wide",
 static const char *const format_values[] = { "json", "yaml", NULL };
 static const char *const plan_output_values[] = { "json", "svg", "table",
     "yaml", NULL };
+static const char *const doctor_output_values[] = { "json", "yaml", NULL };
 static const char *const mig_values[] = { "dynamic", "static", NULL };
 static const char *const baseline_values[] = { "as-given", "large-first",
     "none", "random", "small-first", NULL };
@@ -188,6 +189,7 @@ offer_values(struct dra_ctx *ctx, const struct dra_cmd *cmd,
 		if (cmd == &dra_cmd_snapshot)
 			return DIRECTIVE_DEFAULT;
 		offer_list(pre, cmd == &dra_cmd_plan ? plan_output_values :
+		    cmd == &dra_cmd_doctor ? doctor_output_values :
 		    output_values, cur);
 		return DIRECTIVE_NOFILE;
 	case DRA_F_MIG:
