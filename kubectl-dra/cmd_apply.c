@@ -48,6 +48,8 @@
 
 /* A plan or backup file is not larger than this. */
 #define APPLY_FILE_MAX	(256UL << 20)
+/* Retries of a PUT whose resourceVersion a controller overtook. */
+#define APPLY_TRIES	5
 
 #endif /* DRA_HAVE_CLIENT */
 
@@ -987,20 +989,31 @@ restore_owners(struct apply_run *r, const struct dra_backup_obj *o,
 	const cJSON	*mf;
 	cJSON		*body, *meta;
 	char		*path;
-	int		 rc;
+	int		 rc, tries;
 
 	mf = cJSON_GetObjectItemCaseSensitive(
 	    cJSON_GetObjectItemCaseSensitive(o->object, "metadata"),
 	    "managedFields");
 	if (!cJSON_IsArray(mf) || now == NULL)
 		return KUBE_OK;
-	body = cJSON_Duplicate(now, 1);
-	meta = cJSON_GetObjectItemCaseSensitive(body, "metadata");
-	cJSON_DeleteItemFromObjectCaseSensitive(meta, "managedFields");
-	cJSON_AddItemToObject(meta, "managedFields", cJSON_Duplicate(mf, 1));
 	path = xasprintf("%s?fieldManager=%s", o->path,
 	    DRA_APPLY_FIELD_MANAGER);
-	rc = request(r->c, "PUT", path, "application/json", body, NULL, err);
+	body = cJSON_Duplicate(now, 1);
+	for (tries = 0;; tries++) {
+		meta = cJSON_GetObjectItemCaseSensitive(body, "metadata");
+		cJSON_DeleteItemFromObjectCaseSensitive(meta,
+		    "managedFields");
+		cJSON_AddItemToObject(meta, "managedFields",
+		    cJSON_Duplicate(mf, 1));
+		rc = request(r->c, "PUT", path, "application/json", body,
+		    NULL, err);
+		if (rc != KUBE_E_CONFLICT || tries == APPLY_TRIES)
+			break;
+		cJSON_Delete(body);
+		if ((rc = get_object(r->c, o->path, &body, err)) != KUBE_OK ||
+		    body == NULL)
+			break;
+	}
 	free(path);
 	cJSON_Delete(body);
 	return rc;
@@ -1039,7 +1052,7 @@ run_rollback(struct apply_run *r)
 	char				 name[600], fname[600], tmpl[2][64];
 	size_t				 i, k, nbad = 0, ndone = 0;
 	size_t				 nchange = 0;
-	int				 rc, diffs = 0, stopped = 0;
+	int				 rc, diffs = 0, stopped = 0, tries;
 
 	memset(&bk, 0, sizeof bk);
 	if ((ret = read_doc(r->file, "backup", &doc)) != DRA_RET_OK)
@@ -1149,11 +1162,31 @@ run_rollback(struct apply_run *r)
 		    steps[k].action == DRA_RB_KEEP)
 			continue;
 		obj_name(bk.v[k].display, bk.v[k].ns, name, sizeof name);
-		res = NULL;
-		rc = rollback_send(r, &bk.v[k], &steps[k], 0, &res, &err);
-		if (rc == KUBE_OK && steps[k].action == DRA_RB_RESTORE)
-			rc = restore_owners(r, &bk.v[k], res, &err);
-		cJSON_Delete(res);
+		/*
+		 * A PUT names the resourceVersion it read: when a
+		 * controller wrote in between (a quota's status), read
+		 * again and retry, as kubectl's retry on conflict does.
+		 */
+		for (tries = 0;; tries++) {
+			res = NULL;
+			rc = rollback_send(r, &bk.v[k], &steps[k], 0, &res,
+			    &err);
+			if (rc == KUBE_OK && steps[k].action ==
+			    DRA_RB_RESTORE)
+				rc = restore_owners(r, &bk.v[k], res, &err);
+			cJSON_Delete(res);
+			if (rc != KUBE_E_CONFLICT || tries == APPLY_TRIES ||
+			    steps[k].action != DRA_RB_RESTORE)
+				break;
+			cJSON_Delete(st[k].live);
+			if ((rc = get_object(r->c, bk.v[k].path, &st[k].live,
+			    &err)) != KUBE_OK)
+				break;
+			dra_rollback_step_free(&steps[k]);
+			dra_rollback_step(&bk.v[k], st[k].live, &steps[k]);
+			if (steps[k].action != DRA_RB_RESTORE)
+				break;
+		}
 		if (rc != KUBE_OK) {
 			set_problem(&st[k], &err);
 			summary_add(r, bk.v[k].kind, bk.v[k].ns, bk.v[k].name,

@@ -1,0 +1,457 @@
+#!/usr/bin/env bash
+# t0100-apply: `kubectl dra apply` on the real control plane (issue 7).
+#
+# The plan of data/plan-demand.yaml (t0080's demand), made live:
+#  1. before its namespaces exist, apply refuses and names them;
+#  2. one of its PriorityClasses already exists (made by kubectl
+#     create, same value and description, no label);
+#  3. the preview (no --yes) changes nothing; its lines say created
+#     (dry run) for each object, configured for the one that exists;
+#     KUBECTL_EXTERNAL_DIFF replaces diff;
+#  4. the limited user (limited.kubeconfig) is refused, with the
+#     server's message; no backup, nothing changed;
+#  5. --yes: the backup, then every object created or configured, owned
+#     by field manager kubectl-dra (operation Apply), the quotas and
+#     node labels as the plan says;
+#  6. again: everything unchanged;
+#  7. another field manager ("other") owns a quota value: the preview
+#     and --yes report the conflict naming it and its field, change
+#     nothing; --force-conflicts takes it; rolling that apply back
+#     gives the value, and its ownership, back to "other";
+#  8. a stale plan is refused with exit 3: a claim allocated on a GPU
+#     the plan repartitions, and a node the plan names that is gone;
+#  9. rolling the first apply back: what it created is gone, the
+#     PriorityClass that existed is as it was, the node labels as
+#     before.
+# The cluster is left as it was found.
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$here/lib.sh"
+
+demand=$here/data/plan-demand.yaml
+label=kubectl-dra.e2e/test=t0100-apply
+stale_ns=apply-stale
+poll_max=1200
+
+# json_paths < JSON: one "path<TAB>value" line per scalar, paths as
+# status.layout[1].gpus[0].name.  With -v want=PATH: the raw JSON text
+# of the value at PATH instead.  No python or jq (tests/cluster/load).
+# shellcheck disable=SC2016
+json_awk='
+{ s = s $0 "\n" }
+END {
+	n = length(s); p = 1
+	val("")
+	ws()
+	if (p <= n) bad("trailing text")
+}
+function bad(m) { printf "json: %s at offset %d\n", m, p > "/dev/stderr"; exit 2 }
+function ws() { while (p <= n && index(" \t\r\n", substr(s, p, 1)) > 0) p++ }
+function hexval(h,   i, v) {
+	v = 0
+	for (i = 1; i <= 4; i++)
+		v = v * 16 + index("0123456789abcdef", tolower(substr(h, i, 1))) - 1
+	return v
+}
+function str(   c, o, v) {
+	if (substr(s, p, 1) != "\"") bad("expected a string")
+	p++; o = ""
+	while (p <= n) {
+		c = substr(s, p, 1)
+		if (c == "\"") { p++; return o }
+		if (c == "\\") {
+			c = substr(s, p + 1, 1)
+			if (c == "u") {
+				v = hexval(substr(s, p + 2, 4))
+				o = o ((v >= 32 && v < 127) ? sprintf("%c", v) : "\\u" substr(s, p + 2, 4))
+				p += 6
+				continue
+			}
+			if (c == "n" || c == "t" || c == "r" || c == "b" || c == "f") o = o "\\" c
+			else o = o c
+			p += 2
+			continue
+		}
+		o = o c; p++
+	}
+	bad("unterminated string")
+}
+function val(path,   c, k, i, start, v) {
+	ws(); start = p; c = substr(s, p, 1)
+	if (c == "{") {
+		p++; ws()
+		if (substr(s, p, 1) == "}") p++
+		else for (;;) {
+			ws(); k = str(); ws()
+			if (substr(s, p, 1) != ":") bad("expected :")
+			p++
+			val(path == "" ? k : path "." k)
+			ws(); c = substr(s, p++, 1)
+			if (c == "}") break
+			if (c != ",") bad("expected , or }")
+		}
+	} else if (c == "[") {
+		p++; ws(); i = 0
+		if (substr(s, p, 1) == "]") p++
+		else for (;;) {
+			val(path "[" i++ "]")
+			ws(); c = substr(s, p++, 1)
+			if (c == "]") break
+			if (c != ",") bad("expected , or ]")
+		}
+	} else {
+		if (c == "\"") v = str()
+		else if (match(substr(s, p, 64), /^(-?[0-9][-+0-9.eE]*|true|false|null)/)) {
+			v = substr(s, p, RLENGTH); p += RLENGTH
+		} else bad("unexpected character")
+		if (want == "") print path "\t" v
+	}
+	if (want != "" && path == want) print substr(s, start, p - start)
+}'
+json_paths() { awk "$json_awk"; }
+json_raw() { awk -v want="$2" "$json_awk" "$1"; }
+# jv PATHS KEY: the value of KEY in json_paths output ("" when absent).
+jv() { awk -F '\t' -v k="$2" '$1 == k { print $2; exit }' "$1"; }
+
+# cluster_state: what t0100 must leave as it found it.
+# shellcheck disable=SC2016
+cluster_state() {
+	kubectl get namespaces -o go-template='{{range .items}}namespace {{.metadata.name}}{{"\n"}}{{end}}'
+	kubectl get nodes -o go-template='{{range .items}}node {{.metadata.name}} labels={{.metadata.labels}}{{"\n"}}{{end}}'
+	kubectl get deviceclasses -o go-template='{{range .items}}deviceclass {{.metadata.name}} labels={{.metadata.labels}} spec={{.spec}}{{"\n"}}{{end}}'
+	kubectl get priorityclasses -o go-template='{{range .items}}priorityclass {{.metadata.name}} {{.value}} labels={{.metadata.labels}}{{"\n"}}{{end}}'
+	kubectl get resourcequotas,configmaps -A -o go-template='{{range .items}}{{.kind}} {{.metadata.namespace}}/{{.metadata.name}} labels={{.metadata.labels}} hard={{with .spec}}{{.hard}}{{end}}{{"\n"}}{{end}}' |
+		grep -v ' kube-root-ca.crt '
+	kubectl get resourceclaims -A -o go-template='{{range .items}}claim {{.metadata.namespace}}/{{.metadata.name}}{{"\n"}}{{end}}'
+}
+
+# dra NAME ARGS...: kubectl dra ARGS with stdout in $T/NAME.out, stderr
+# in $T/NAME.err, the exit status in $T/NAME.rc.
+dra() {
+	local name=$1 rc=0
+	shift
+	kubectl dra "$@" >"$T/$name.out" 2>"$T/$name.err" || rc=$?
+	echo "$rc" >"$T/$name.rc"
+}
+
+# expect_rc NAME RC: the run NAME exited RC, else a failure with its
+# output.
+expect_rc() {
+	if [ "$(cat "$T/$1.rc")" != "$2" ]; then
+		fail "$1: exit $(cat "$T/$1.rc"), expected $2"
+		sed -n '1,30p' "$T/$1.out" "$T/$1.err"
+		return 1
+	fi
+	return 0
+}
+
+# grep_in NAME FILE TEXT: FILE ($T/NAME.out or .err) holds TEXT.
+grep_in() {
+	grep -qF -- "$3" "$T/$1.$2" || { fail "$1: no '$3' in its std$2"; sed -n '1,20p' "$T/$1.$2"; }
+}
+
+managers() {
+	kubectl get "$@" -o go-template='{{range .metadata.managedFields}}{{.manager}}/{{.operation}} {{end}}'
+}
+
+qvalue() {
+	kubectl get resourcequota dra-plan -n "$1" -o go-template="{{index .spec.hard \"$2\"}}"
+}
+
+# ---- 0. the cluster before, and the plan ---------------------------------
+run before cluster_state || finish
+cp "$T/before.out" "$T/state-before"
+run plan kubectl dra plan --demand "$demand" -o json || finish
+mv "$T/plan.out" "$T/plan.json"
+json_paths <"$T/plan.json" >"$T/plan.tsv" || { fail "the plan is not JSON"; finish; }
+[ "$(jv "$T/plan.tsv" status.solver.status)" = optimal ] || fail "plan status $(jv "$T/plan.tsv" status.solver.status)"
+# The plan's objects: "kind namespace name" (namespace "-" when none).
+awk -F '\t' '
+$1 ~ /^status\.manifests\[[0-9]+\]\.kind$/ { i = $1; sub(/\.kind$/, "", i); kind[i] = $2; ord[++n] = i }
+$1 ~ /^status\.manifests\[[0-9]+\]\.metadata\.name$/ { i = $1; sub(/\.metadata\.name$/, "", i); name[i] = $2 }
+$1 ~ /^status\.manifests\[[0-9]+\]\.metadata\.namespace$/ { i = $1; sub(/\.metadata\.namespace$/, "", i); ns[i] = $2 }
+END { for (k = 1; k <= n; k++) { i = ord[k]; print kind[i], (i in ns ? ns[i] : "-"), name[i] } }' "$T/plan.tsv" >"$T/objects"
+awk -F '\t' '$1 ~ /^status\.nodeLabels\[[0-9]+\]\.node$/ { print $2 }' "$T/plan.tsv" >"$T/nodes"
+namespaces=$(awk '$2 != "-" { print $2 }' "$T/objects" | sort -u)
+nobj=$(( $(grep -c . "$T/objects") + $(grep -c . "$T/nodes") ))
+echo "plan: $(grep -c . "$T/objects") manifests, labels of $(grep -c . "$T/nodes") nodes, namespaces $(echo $namespaces)"
+[ -s "$T/objects" ] || { fail "the plan has no manifests"; finish; }
+# kubectl's name of each object, in the order apply must go.
+awk '
+function t(k) { return k == "PriorityClass" ? "priorityclass.scheduling.k8s.io" : k == "DeviceClass" ? "deviceclass.resource.k8s.io" : tolower(k) }
+function r(k) { return k == "PriorityClass" ? 0 : k == "DeviceClass" ? 1 : k == "ConfigMap" ? 2 : 3 }
+{ print r($1), NR, t($1) "/" $3 ($2 != "-" ? " -n " $2 : "") }' "$T/objects" | sort -k1,1n -k2,2n | cut -d' ' -f3- >"$T/names"
+sed 's|^|node/|' "$T/nodes" >>"$T/names"
+pc=$(awk '$1 == "PriorityClass" { print $3; exit }' "$T/objects")
+
+cleaned=0
+apply_cleanup() {
+	[ "$cleaned" = 0 ] || return 0
+	cleaned=1
+	[ -f "$T/b1.json" ] && kubectl dra apply --rollback "$T/b1.json" --yes >/dev/null 2>&1
+	kubectl delete pods,resourceclaims --all -n "$stale_ns" --force --grace-period=0 --ignore-not-found >/dev/null 2>&1
+	# shellcheck disable=SC2086
+	kubectl delete namespace $namespaces "$stale_ns" --ignore-not-found --wait=true --timeout=300s >/dev/null 2>&1
+	[ -n "$pc" ] && kubectl delete priorityclass "$pc" --ignore-not-found >/dev/null 2>&1
+	return 0
+}
+e2e_cleanup_hooks="$e2e_cleanup_hooks apply_cleanup"
+for ns in $namespaces $stale_ns; do
+	kubectl get namespace "$ns" >/dev/null 2>&1 &&
+		{ fail "namespace $ns exists before t0100 (left over?)"; finish; }
+done
+
+# ---- 1. namespaces missing -------------------------------------------------
+dra nons apply -f "$T/plan.json"
+expect_rc nons 1
+for ns in $namespaces; do
+	grep_in nons err "namespace $ns does not exist: create it first"
+done
+grep_in nons err "nothing was changed"
+for ns in $namespaces; do
+	run "ns-$ns" kubectl create namespace "$ns" || finish
+	run "ns-$ns-label" kubectl label namespace "$ns" "$label" >/dev/null
+done
+
+# ---- 2. an object of the plan already exists ------------------------------
+desc=$(awk -F '\t' -v n="$pc" '
+	$1 ~ /^status\.manifests\[[0-9]+\]\.metadata\.name$/ && $2 == n { i = $1; sub(/\.metadata\.name$/, "", i) }
+	i != "" && $1 == i ".description" { print $2; exit }' "$T/plan.tsv")
+value=$(awk -F '\t' -v n="$pc" '
+	$1 ~ /^status\.manifests\[[0-9]+\]\.metadata\.name$/ && $2 == n { i = $1; sub(/\.metadata\.name$/, "", i) }
+	i != "" && $1 == i ".value" { print $2; exit }' "$T/plan.tsv")
+run pc kubectl create priorityclass "$pc" --value="$value" --description="$desc" || finish
+run state0 cluster_state || finish
+
+# ---- 3. the preview changes nothing ----------------------------------------
+dra preview apply -f "$T/plan.json"
+expect_rc preview 0
+sed 's/^/  /' "$T/preview.out" | grep -v '^  [-+@ ]' | grep -v '^  diff '
+awk '
+	/ \(dry run\)$/ { sub(/ (created|configured|unchanged) \(dry run\)$/, ""); print }' "$T/preview.out" >"$T/preview.names"
+check_same "the preview's objects, in apply order" "$T/names" "$T/preview.names"
+grep_in preview out "priorityclass.scheduling.k8s.io/$pc configured (dry run)"
+[ "$(grep -c ' created (dry run)$' "$T/preview.out")" = "$(($(grep -c . "$T/objects") - 1))" ] ||
+	fail "the preview does not say created (dry run) for every object but $pc"
+grep_in preview out "Dry run: "
+grep_in preview out "To apply: kubectl dra apply -f $T/plan.json --yes"
+grep_in preview out "+    app.kubernetes.io/managed-by: kubectl-dra"
+if [ -s "$T/nodes" ]; then
+	grep_in preview out "+    nvidia.com/mig.config: "
+fi
+run state-preview cluster_state
+check_same "the cluster after the preview vs before" "$T/state0.out" "$T/state-preview.out"
+KUBECTL_EXTERNAL_DIFF="echo EXT" dra ext apply -f "$T/plan.json"
+expect_rc ext 0
+grep -Eq '^EXT /[^ ]*/LIVE-[^ ]* /[^ ]*/MERGED-' "$T/ext.out" || fail "KUBECTL_EXTERNAL_DIFF was not run: $(head -3 "$T/ext.out")"
+
+# ---- 4. the limited user -----------------------------------------------------
+KUBECONFIG=$W/limited.kubeconfig dra limited apply -f "$T/plan.json" --yes --backup "$T/limited.json"
+expect_rc limited 1
+grep_in limited err 'User "dra-limited" cannot list resource'
+grep_in limited err "nothing was changed"
+[ -e "$T/limited.json" ] && fail "the limited user's refused apply wrote a backup"
+grep -q 'token\|Bearer' "$T/limited.err" && fail "the limited user's error shows a credential"
+run state-limited cluster_state
+check_same "the cluster after the limited user vs before" "$T/state0.out" "$T/state-limited.out"
+
+# ---- 5. apply --yes ---------------------------------------------------------
+dra yes1 apply -f "$T/plan.json" --yes --backup "$T/b1.json"
+expect_rc yes1 0 || finish
+sed 's/^/  /' "$T/yes1.out"
+grep_in yes1 out "Backup of the state before: $T/b1.json"
+sed -n 's/ \(created\|configured\)$//p' "$T/yes1.out" >"$T/yes1.names"
+check_same "the objects apply --yes created or configured" "$T/names" "$T/yes1.names"
+while read -r kind ns name; do
+	if [ "$ns" = - ]; then m=$(managers "$kind" "$name"); else m=$(managers "$kind" "$name" -n "$ns"); fi
+	case " $m" in
+	*" kubectl-dra/Apply "*) ;;
+	*) fail "$kind $ns/$name: field managers '$m', no kubectl-dra/Apply" ;;
+	esac
+done <"$T/objects"
+while read -r node; do
+	want=$(awk -F '\t' -v n="$node" '
+		$1 ~ /^status\.nodeLabels\[[0-9]+\]\.node$/ && $2 == n { i = $1; sub(/\.node$/, "", i) }
+		i != "" && $1 == i ".labels.nvidia.com/mig.config" { print $2; exit }' "$T/plan.tsv")
+	got=$(kubectl get node "$node" -o go-template='{{index .metadata.labels "nvidia.com/mig.config"}}')
+	[ "$got" = "$want" ] || fail "node $node: nvidia.com/mig.config '$got', the plan says '$want'"
+	case " $(managers node "$node")" in
+	*" kubectl-dra/Apply "*) ;;
+	*) fail "node $node: no kubectl-dra/Apply field manager" ;;
+	esac
+done <"$T/nodes"
+key=count/resourceclaims.resource.k8s.io
+for ns in $(awk '$1 == "ResourceQuota" { print $2 }' "$T/objects"); do
+	want=$(awk -F '\t' -v ns="$ns" -v k="$key" '
+		$1 ~ /^status\.teams\[[0-9]+\]\.namespace$/ && $2 == ns { t = $1; sub(/namespace$/, "quota.hard.", t) }
+		t != "" && $1 == t k { print $2; exit }' "$T/plan.tsv")
+	[ "$(qvalue "$ns" "$key")" = "$want" ] || fail "quota dra-plan in $ns: $key $(qvalue "$ns" "$key"), the plan says $want"
+done
+grep -q '"phase": "complete"' "$T/b1.json" || fail "backup b1: phase is not complete"
+[ "$(grep -c '"createdUID"' "$T/b1.json")" = "$(($(grep -c . "$T/objects") - 1))" ] ||
+	fail "backup b1: $(grep -c '"createdUID"' "$T/b1.json") createdUID, expected one per created object"
+
+# ---- 6. again: unchanged ---------------------------------------------------
+dra again apply -f "$T/plan.json"
+expect_rc again 0
+grep_in again out "Dry run: 0 to create, 0 to configure, $nobj unchanged"
+dra yes2 apply -f "$T/plan.json" --yes --backup "$T/b2.json"
+expect_rc yes2 0
+[ "$(grep -c ' unchanged$' "$T/yes2.out")" = "$nobj" ] || fail "apply --yes again: not every object unchanged: $(cat "$T/yes2.out")"
+
+# ---- 7. a conflict with another field manager --------------------------------
+qns=$(awk '$1 == "ResourceQuota" { print $2; exit }' "$T/objects")
+planned=$(qvalue "$qns" "$key")
+cat >"$T/other.yaml" <<EOT
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: dra-plan, namespace: $qns}
+spec:
+  hard:
+    $key: "1000"
+EOT
+run other kubectl apply --server-side --field-manager=other --force-conflicts -f "$T/other.yaml" || finish
+dra conflict-preview apply -f "$T/plan.json"
+expect_rc conflict-preview 1
+grep_in conflict-preview err "resourcequota/dra-plan -n $qns: conflict: "
+grep_in conflict-preview err "conflict with \"other\""
+grep_in conflict-preview err ".spec.hard.$key"
+grep_in conflict-preview err "--force-conflicts takes them"
+dra conflict apply -f "$T/plan.json" --yes --backup "$T/bc.json"
+expect_rc conflict 1
+grep_in conflict err "conflict with \"other\""
+grep_in conflict err "nothing was changed"
+[ -e "$T/bc.json" ] && fail "a refused apply wrote a backup"
+[ "$(qvalue "$qns" "$key")" = 1k ] || fail "the conflicting value was overridden: $(qvalue "$qns" "$key")"
+dra force apply -f "$T/plan.json" --yes --force-conflicts --backup "$T/b3.json"
+expect_rc force 0
+grep_in force out "resourcequota/dra-plan -n $qns configured"
+[ "$(qvalue "$qns" "$key")" = "$planned" ] || fail "--force-conflicts: $key $(qvalue "$qns" "$key"), expected $planned"
+dra rb3-preview apply --rollback "$T/b3.json"
+expect_rc rb3-preview 0
+grep_in rb3-preview out "resourcequota/dra-plan -n $qns restored (dry run)"
+[ "$(qvalue "$qns" "$key")" = "$planned" ] || fail "the rollback preview changed the quota"
+dra rb3 apply --rollback "$T/b3.json" --yes
+expect_rc rb3 0
+grep_in rb3 out "resourcequota/dra-plan -n $qns restored"
+[ "$(qvalue "$qns" "$key")" = 1k ] || fail "rollback of the forced apply: $key $(qvalue "$qns" "$key"), expected 1k"
+# shellcheck disable=SC2016
+owner=$(kubectl get resourcequota dra-plan -n "$qns" -o go-template='{{range .metadata.managedFields}}{{if .fieldsV1}}{{with index .fieldsV1 "f:spec"}}{{with index . "f:hard"}}{{range $k, $v := .}}{{if eq $k "f:count/resourceclaims.resource.k8s.io"}}{{"x"}}{{end}}{{end}}{{end}}{{end}}{{end}}{{.manager}}/{{.operation}} {{end}}')
+case " $owner" in
+*" xother/Apply "*) ;;
+*) fail "after the rollback $key is not owned by other/Apply again: $owner" ;;
+esac
+
+# ---- 8. a stale plan ----------------------------------------------------------
+# A GPU the plan repartitions (changed or rebuilt, whole or static MIG
+# today) and keeps no running claim on: "node gpu mode busID".
+awk -F '\t' '
+$1 ~ /^status\.layout\[[0-9]+\]\.node$/ { l = $1; sub(/\.node$/, "", l); node[l] = $2 }
+$1 ~ /^status\.layout\[[0-9]+\]\.gpus\[[0-9]+\]\.(name|mode|pciBusID|changed|rebuilt)$/ {
+	g = $1; f = g; sub(/\.[a-zA-Z]+$/, "", g); sub(/.*\./, "", f); v[g, f] = $2; gpus[g] = 1 }
+$1 ~ /\.instances\[[0-9]+\]\.owner\.kind$/ && ($2 == "running" || $2 == "moved") {
+	g = $1; sub(/\.instances\[.*/, "", g); busy[g] = 1 }
+END {
+	for (g in gpus) {
+		if (g in busy || (v[g, "changed"] != "true" && v[g, "rebuilt"] != "true")) continue
+		if (v[g, "mode"] != "whole" && v[g, "mode"] != "static") continue
+		l = g; sub(/\.gpus\[.*/, "", l)
+		print node[l], v[g, "name"], v[g, "mode"], v[g, "pciBusID"]
+	}
+}' "$T/plan.tsv" | sort | head -1 >"$T/victim"
+if [ -s "$T/victim" ]; then
+	read -r vnode vgpu vmode vbus <"$T/victim"
+	class=gpu.nvidia.com
+	[ "$vmode" = static ] && class=mig.nvidia.com
+	run stale-ns kubectl create namespace "$stale_ns" || finish
+	kubectl label namespace "$stale_ns" "$label" >/dev/null
+	for _ in $(seq 1 $poll_max); do
+		kubectl get serviceaccount default -n "$stale_ns" >/dev/null 2>&1 && break
+		sleep 0.5
+	done
+	cat >"$T/stale.yaml" <<EOT
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: stale-0, namespace: $stale_ns}
+spec:
+  devices:
+    requests:
+    - name: dev
+      exactly:
+        deviceClassName: $class
+        selectors:
+        - cel:
+            expression: "device.attributes['resource.kubernetes.io'].pciBusID == '$vbus'"
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: stale-0, namespace: $stale_ns}
+spec:
+  nodeSelector: {kubernetes.io/hostname: $vnode}
+  containers:
+  - name: c
+    image: registry.k8s.io/pause:3.10
+    resources: {claims: [{name: dev}]}
+  resourceClaims:
+  - {name: dev, resourceClaimName: stale-0}
+EOT
+	run stale-create kubectl create -f "$T/stale.yaml" || finish
+	dev=""
+	for _ in $(seq 1 $poll_max); do
+		dev=$(kubectl get resourceclaim stale-0 -n "$stale_ns" -o go-template='{{with .status}}{{with .allocation}}{{range .devices.results}}{{.device}}{{end}}{{end}}{{end}}' 2>/dev/null)
+		[ -n "$dev" ] && break
+		sleep 0.5
+	done
+	echo "stale: claim $stale_ns/stale-0 holds $vnode/$dev ($vmode GPU $vgpu, which the plan repartitions)"
+	if [ -z "$dev" ]; then
+		fail "the claim on $vnode/$vgpu ($vbus) was not allocated"
+	else
+		dra stale apply -f "$T/plan.json"
+		expect_rc stale 3
+		grep_in stale err "no longer matches the cluster"
+		grep_in stale err "$vnode/$vgpu: claim $stale_ns/stale-0 now holds $dev, which the plan does not keep"
+	fi
+	kubectl delete pod stale-0 -n "$stale_ns" --force --grace-period=0 >/dev/null 2>&1
+	run stale-del kubectl delete resourceclaim stale-0 -n "$stale_ns" --wait=true --timeout=300s
+	run stale-ns-del kubectl delete namespace "$stale_ns" --wait=true --timeout=300s
+else
+	echo "NOTE: the plan repartitions no free whole or static GPU on this load: no claim to stage"
+fi
+# A node the plan names that is gone.
+sed 's/"node": "\([^"]*\)"/"node": "\1-gone"/' "$T/plan.json" >"$T/gone.json"
+dra gone apply -f "$T/gone.json"
+expect_rc gone 3
+grep_in gone err "node $(awk -F '\t' '$1 == "status.layout[0].node" { print $2 }' "$T/plan.tsv")-gone: no longer exists"
+
+# ---- 9. rollback of the first apply ----------------------------------------
+dra rb1-preview apply --rollback "$T/b1.json"
+expect_rc rb1-preview 0
+grep_in rb1-preview out "priorityclass.scheduling.k8s.io/$pc restored (dry run)"
+run state-rb1-preview cluster_state
+dra rb1 apply --rollback "$T/b1.json" --yes
+expect_rc rb1 0
+sed 's/^/  /' "$T/rb1.out"
+[ "$(grep -c ' deleted$' "$T/rb1.out")" = "$(($(grep -c . "$T/objects") - 1))" ] ||
+	fail "the rollback did not delete every object apply created"
+grep_in rb1 out "priorityclass.scheduling.k8s.io/$pc restored"
+for _ in $(seq 1 $poll_max); do
+	cluster_state >"$T/state-rb1" 2>&1
+	cmp -s "$T/state0.out" "$T/state-rb1" && break
+	sleep 0.5
+done
+check_same "the cluster after the rollback vs before the first apply" "$T/state0.out" "$T/state-rb1"
+dra rb1-again apply --rollback "$T/b1.json" --yes
+expect_rc rb1-again 0
+grep -q ' deleted$\| restored$' "$T/rb1-again.out" && fail "a second rollback changed something: $(cat "$T/rb1-again.out")"
+
+# ---- 10. the cluster as it was ------------------------------------------------
+rm -f "$T/b1.json"
+apply_cleanup
+for _ in $(seq 1 $poll_max); do
+	cluster_state >"$T/state-after" 2>&1
+	cmp -s "$T/state-before" "$T/state-after" && break
+	sleep 0.5
+done
+check_same "the cluster after t0100 vs before" "$T/state-before" "$T/state-after" &&
+	echo "cleanup: the cluster is as it was ($(grep -c . "$T/state-before") lines of state)"
+finish
