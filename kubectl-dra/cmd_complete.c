@@ -189,8 +189,8 @@ offer_values(struct dra_ctx *ctx, const struct dra_cmd *cmd,
 		if (cmd == &dra_cmd_snapshot)
 			return DIRECTIVE_DEFAULT;
 		offer_list(pre, cmd == &dra_cmd_plan ? plan_output_values :
-		    cmd == &dra_cmd_doctor ? doctor_output_values :
-		    output_values, cur);
+		    cmd == &dra_cmd_doctor || cmd == &dra_cmd_apply ?
+		    doctor_output_values : output_values, cur);
 		return DIRECTIVE_NOFILE;
 	case DRA_F_MIG:
 		offer_list(pre, mig_values, cur);
@@ -208,6 +208,9 @@ offer_values(struct dra_ctx *ctx, const struct dra_cmd *cmd,
 	case DRA_F_PLAN:
 	case DRA_F_WHAT_IF:
 	case DRA_F_DEMAND:
+	case DRA_F_FILENAME:
+	case DRA_F_ROLLBACK:
+	case DRA_F_BACKUP:
 	case DRA_F_KUBECONFIG:
 	case DRA_F_CA:
 	case DRA_F_CLIENT_CERT:
