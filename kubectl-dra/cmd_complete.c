@@ -37,6 +37,13 @@ static const char *const get_kinds[] = { "claims", "classes", "devices",
     "nodes", "pools", "quotas", "slices", "templates", NULL };
 static const char *const describe_kinds[] = { "claim", "device", "node",
     "pool", "quota", NULL };
+static const char *const top_kinds[] = { "classes", "namespaces", "nodes",
+    "pools", NULL };
+static const char *const top_output_values[] = { "json", "prometheus",
+    "wide", "yaml", NULL };
+static const char *const top_sort_values[] = { "claims", "compute",
+    "consumable", "counters", "devices", "gpu-memory", "gpus", "name",
+    "pending", NULL };
 
 static int
 has_prefix(const char *s, const char *prefix)
@@ -190,7 +197,12 @@ offer_values(struct dra_ctx *ctx, const struct dra_cmd *cmd,
 			return DIRECTIVE_DEFAULT;
 		offer_list(pre, cmd == &dra_cmd_plan ? plan_output_values :
 		    cmd == &dra_cmd_doctor || cmd == &dra_cmd_apply ?
-		    doctor_output_values : output_values, cur);
+		    doctor_output_values : cmd == &dra_cmd_top ?
+		    top_output_values : output_values, cur);
+		return DIRECTIVE_NOFILE;
+	case DRA_F_SORT:
+		if (cmd == &dra_cmd_top)
+			offer_list(pre, top_sort_values, cur);
 		return DIRECTIVE_NOFILE;
 	case DRA_F_MIG:
 		offer_list(pre, mig_values, cur);
@@ -290,6 +302,11 @@ complete(struct dra_ctx *ctx, int n, char **words, const char *cur)
 	if (cmd == &dra_cmd_ui) {
 		if (args.argc == 0)
 			offer_list("", tui_view_names(), cur);
+		goto out;
+	}
+	if (cmd == &dra_cmd_top) {
+		if (args.argc == 0)
+			offer_list("", top_kinds, cur);
 		goto out;
 	}
 	if (cmd != &dra_cmd_get && cmd != &dra_cmd_describe)
