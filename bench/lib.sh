@@ -57,20 +57,28 @@ bench_binaries() {
 
 # bench_time RESULTS LABEL RUN OUT -- CMD...: run CMD once under
 # /usr/bin/time, stdout to OUT (use /dev/null for timed runs; else its
-# stderr is kept in OUT.err), and append
+# stderr is kept in OUT.err and its exit status in OUT.rc), and append
 # "LABEL RUN WALL_S PEAK_RSS_KB USER_S SYS_S" to RESULTS.  A failing CMD
-# stops the benchmark: a number from a failed run means nothing.
+# stops the benchmark: a number from a failed run means nothing.  The
+# exit statuses that count as success are the words of $bench_ok_rc
+# (default 0): `bench_ok_rc="0 3" bench_time ...` for a command whose 3
+# is a negative answer, not a failure.
 bench_time() {
-	local results=$1 label=$2 run=$3 out=$4 t
+	local results=$1 label=$2 run=$3 out=$4 t rc=0
 	shift 5
 	t=$(mktemp "${TMPDIR:-/tmp}/bench-time.XXXXXX")
-	if ! /usr/bin/time -f '%e %M %U %S' -o "$t" "$@" >"$out" 2>"$t.err"; then
+	/usr/bin/time -f '%e %M %U %S' -o "$t" "$@" >"$out" 2>"$t.err" || rc=$?
+	case " ${bench_ok_rc:-0} " in
+	*" $rc "*) ;;
+	*)
 		cat "$t.err" "$t" >&2
 		rm -f "$t" "$t.err"
-		bench_die "failed: $*"
-	fi
+		bench_die "failed (exit $rc): $*"
+		;;
+	esac
 	if [ "$out" != /dev/null ]; then
 		cp "$t.err" "$out.err"
+		echo "$rc" >"$out.rc"
 	fi
 	# GNU time writes its line last.
 	printf '%s %s %s\n' "$label" "$run" "$(tail -n 1 "$t")" >>"$results"
@@ -254,4 +262,44 @@ bench_args() {
 	case $runs in '' | *[!0-9]* | 0) bench_die "--runs wants a positive number" ;; esac
 	[ -x /usr/bin/time ] || bench_die "/usr/bin/time (GNU time) is missing"
 	bench_need awk
+}
+
+# bench_stderr_of FILE: what a command wrote to stderr (FILE, the
+# OUT.err of bench_time), for the report: "none", or the number of lines
+# and the first one.  Warnings are part of what a user sees.
+bench_stderr_of() {
+	local n
+	n=$(grep -c . "$1" || true)
+	if [ "$n" -gt 0 ]; then
+		printf '%s line(s), the first: "%s"' "$n" "$(head -n 1 "$1")"
+	else
+		echo none
+	fi
+}
+
+# bench_http_time CMD...: run CMD (a kubectl-dra command line) once more
+# with --v=6, which logs every request with its duration (from sending it
+# to the last byte of the body, gzip included; not the decoding), and
+# print "N requests, S s": their count and summed time.  Exit statuses
+# are ignored (doctor's 3).
+bench_http_time() {
+	{ "$@" --v=6 2>&1 >/dev/null || true; } |
+		awk '/ in [0-9]+ ms$/ { n++; ms += $(NF - 1) } END { printf "%d requests, %.2f s", n, ms / 1000 }'
+}
+
+# bench_plugin_path ROOT DIR DRA: put the plugin DRA on PATH as a user
+# installs it (DIR/bin/kubectl-dra) behind the cached kubectl of
+# tests/cluster (ROOT/tests/cluster/lib.sh: $DRA_BIN), and check that
+# kubectl finds both.
+bench_plugin_path() {
+	local kbin
+	kbin=$(bash -c '. "$1" && echo "$DRA_BIN"' _ "$1/tests/cluster/lib.sh")
+	[ -x "$kbin/kubectl" ] || bench_die "no $kbin/kubectl (tests/cluster/build)"
+	mkdir -p "$2/bin"
+	ln -sf "$3" "$2/bin/kubectl-dra"
+	export PATH=$2/bin:$kbin:$PATH
+	[ "$(command -v kubectl)" = "$kbin/kubectl" ] ||
+		bench_die "kubectl on PATH is not $kbin/kubectl"
+	kubectl plugin list 2>/dev/null | grep -q "$2/bin/kubectl-dra" ||
+		bench_die "kubectl does not find kubectl-dra on PATH"
 }
