@@ -612,7 +612,8 @@ run_apply(struct apply_run *r)
 	struct dra_err		 err;
 	struct sigaction	 sa, old[3];
 	enum dra_ret		 ret = DRA_RET_OK;
-	cJSON			*plan = NULL, *ns;
+	cJSON			*plan = NULL, *ns, *dry;
+	enum dra_apply_change	 dry_change;
 	char			 name[600], fname[600], tmpl[2][64];
 	char			*path, *missing = NULL, defname[64];
 	const char		*verb;
@@ -830,7 +831,8 @@ run_apply(struct apply_run *r)
 			dra_error("interrupted by signal %d", (int)apply_signal);
 			break;
 		}
-		cJSON_Delete(st[i].result);
+		dry = st[i].result;
+		dry_change = st[i].change;
 		st[i].result = NULL;
 		path = apply_path(it->path, 0, ctx->opts.force_conflicts);
 		rc = request(r->c, "PATCH", path,
@@ -838,6 +840,7 @@ run_apply(struct apply_run *r)
 		    &err);
 		free(path);
 		if (rc != KUBE_OK) {
+			cJSON_Delete(dry);
 			set_problem(&st[i], &err);
 			summary_add(r, it->kind_name, it->ns, it->name,
 			    result_name(st[i].result_kind), st[i].msg);
@@ -845,7 +848,17 @@ run_apply(struct apply_run *r)
 			stopped = 1;
 			break;
 		}
+		/*
+		 * Against the object read before; but when the dry run
+		 * found nothing to change and the apply gave what the dry
+		 * run did, a write by someone else in between is not ours.
+		 */
 		st[i].change = dra_apply_compare(st[i].live, st[i].result);
+		if (st[i].change == DRA_CHANGE_CONFIGURED && dry_change ==
+		    DRA_CHANGE_UNCHANGED && dra_apply_compare(dry,
+		    st[i].result) == DRA_CHANGE_UNCHANGED)
+			st[i].change = DRA_CHANGE_UNCHANGED;
+		cJSON_Delete(dry);
 		bk.v[i].applied = 1;
 		if (!bk.v[i].present) {
 			const char *uid = cJSON_GetStringValue(
