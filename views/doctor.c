@@ -1506,19 +1506,20 @@ utilization(struct dra_doctor_report *r, const struct kube_snapshot *s,
 			btot = total;
 			best = pct;
 		}
-		if (pct < DRA_DOCTOR_TARGET)
+		/* As the planner and top: at most the ceiling is allowed. */
+		if (used * 100 < total * DRA_DOCTOR_TARGET)
 			continue;
 		obj = fmt("deviceclass/%s", mt->cls[i].cls->meta.name);
-		if (pct >= DRA_DOCTOR_CEILING) {
+		if (used * 100 > total * DRA_DOCTOR_CEILING) {
 			over[nover++] = mt->cls[i].cls->meta.name;
 			dra_doctor_find(c, obj, "%zu of %zu devices in use "
-			    "(%u%%), at or above the %d%% ceiling", used, total,
-			    pct, DRA_DOCTOR_CEILING);
+			    "(%u%%), above the %d%% ceiling", used, total, pct,
+			    DRA_DOCTOR_CEILING);
 		} else {
 			ntarget++;
 			dra_doctor_find(c, obj, "%zu of %zu devices in use "
-			    "(%u%%), above the %d%% target", used, total, pct,
-			    DRA_DOCTOR_TARGET);
+			    "(%u%%), at or above the %d%% target", used, total,
+			    pct, DRA_DOCTOR_TARGET);
 		}
 		free(obj);
 	}
@@ -1528,7 +1529,7 @@ utilization(struct dra_doctor_report *r, const struct kube_snapshot *s,
 	else if (nover > 0) {
 		c->verdict = DRA_DOCTOR_FAILED;
 		dra_buf_init(&b, DRA_BUF_MAX_SMALL);
-		dra_buf_addf(&b, "at or above the %d%% ceiling: ",
+		dra_buf_addf(&b, "above the %d%% ceiling: ",
 		    DRA_DOCTOR_CEILING);
 		names_list(&b, over, nover);
 		free(c->detail);
@@ -1537,7 +1538,8 @@ utilization(struct dra_doctor_report *r, const struct kube_snapshot *s,
 		    "(leaked or idle claims); new claims of it wait until "
 		    "then (kubectl dra plan sizes a layout)");
 	} else if (ntarget > 0)
-		names_detail(c, "under the 95% ceiling; above the 80% target");
+		names_detail(c, "within the 95% ceiling; at or above the 80% "
+		    "target");
 	else
 		set_detail(c, "every class under the %d%% target (highest: "
 		    "%s, %zu of %zu, %u%%)", DRA_DOCTOR_TARGET, bname, bused,

@@ -326,9 +326,11 @@ void	dra_doctor_features(struct dra_doctor_report *r,
  * devices its selectors match in complete, valid pools, how many are
  * in use: allocated (not only through adminAccess) or blocked (free,
  * but a counter they consume is used up, e.g. a MIG placement
- * overlapping an allocated one).  At or above DRA_DOCTOR_CEILING
- * percent: Failed (new claims of the class will wait); at or above
- * DRA_DOCTOR_TARGET: Ready with the class named in the detail.
+ * overlapping an allocated one).  Above DRA_DOCTOR_CEILING percent:
+ * Failed (new claims of the class will wait); at or above
+ * DRA_DOCTOR_TARGET: Ready with the class named in the detail and a
+ * finding.  The planner's policy (planner.h: in use at most the
+ * ceiling) and `top`'s colours draw the same lines.
  * Needs classes, slices, claims.
  *
  * dra_doctor_taint_rules: "taint-rules".  DeviceTaintRules with effect

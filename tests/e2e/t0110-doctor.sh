@@ -352,7 +352,7 @@ claim_pod doc-a c-u1 p-u1 util.example.com || fail "claim c-u1"
 wait_for "the scheduler to bind doc-a/p-u0" bound doc-a p-u0
 wait_for "the scheduler to bind doc-a/p-u1" bound doc-a p-u1
 doctor s8
-expect s8 utilization Failed deviceclass/util.example.com "2 of 2 devices in use (100%), at or above the 95% ceiling"
+expect s8 utilization Failed deviceclass/util.example.com "2 of 2 devices in use (100%), above the 95% ceiling"
 
 # ---- 9. a DeviceTaintRule --------------------------------------------
 k apply -f - >/dev/null <<EOF || fail "stage 9"

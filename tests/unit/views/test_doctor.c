@@ -485,9 +485,9 @@ test_utilization(void **state)
 		snprintf(dev, sizeof dev, "gpu-%zu", i);
 		cl[i] = claim("team-a", name, "gpu.example.com", dev, "n1", 1);
 	}
-	/* 19 of 20: 95%, at the ceiling. */
+	/* 20 of 20: above the ceiling. */
 	y = cat(NODE("n1", ""), gpu_class, a, NULL);
-	for (n = 0; n < 19; n++) {
+	for (n = 0; n < 20; n++) {
 		char *t = cat(y, cl[n], NULL);
 
 		free(y);
@@ -496,15 +496,15 @@ test_utilization(void **state)
 	r = run(dra_doctor_utilization, y, NULL);
 	expect(r, DRA_DOCTOR_FAILED, "utilization", 1);
 	assert_string_equal(r->checks[0].findings[0].message,
-	    "19 of 20 devices in use (95%), at or above the 95% ceiling");
+	    "20 of 20 devices in use (100%), above the 95% ceiling");
 	assert_string_equal(r->checks[0].detail,
-	    "at or above the 95% ceiling: gpu.example.com");
+	    "above the 95% ceiling: gpu.example.com");
 	dra_doctor_report_free(r);
 	free(y);
 
-	/* 17 of 20: 85%, Ready with the class named. */
+	/* 19 of 20: 95%, at the ceiling, allowed: Ready, the class named. */
 	y = cat(NODE("n1", ""), gpu_class, a, NULL);
-	for (n = 0; n < 17; n++) {
+	for (n = 0; n < 19; n++) {
 		char *t = cat(y, cl[n], NULL);
 
 		free(y);
@@ -512,8 +512,23 @@ test_utilization(void **state)
 	}
 	r = run(dra_doctor_utilization, y, NULL);
 	expect(r, DRA_DOCTOR_READY, "utilization", 1);
-	assert_string_equal(r->checks[0].detail,
-	    "under the 95% ceiling; above the 80% target: gpu.example.com");
+	assert_string_equal(r->checks[0].findings[0].message,
+	    "19 of 20 devices in use (95%), at or above the 80% target");
+	assert_string_equal(r->checks[0].detail, "within the 95% ceiling; at "
+	    "or above the 80% target: gpu.example.com");
+	dra_doctor_report_free(r);
+	free(y);
+
+	/* 15 of 20: 75%, under the target. */
+	y = cat(NODE("n1", ""), gpu_class, a, NULL);
+	for (n = 0; n < 15; n++) {
+		char *t = cat(y, cl[n], NULL);
+
+		free(y);
+		y = t;
+	}
+	r = run(dra_doctor_utilization, y, NULL);
+	expect(r, DRA_DOCTOR_READY, "utilization", 0);
 	dra_doctor_report_free(r);
 	free(y);
 
