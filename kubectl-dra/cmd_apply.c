@@ -135,6 +135,7 @@ struct apply_run {
 
 static volatile sig_atomic_t apply_signal;
 
+static const char *file_name(const char *);
 static enum dra_ret read_doc(const char *, const char *, cJSON **);
 static char	*obj_name(const char *, const char *, char *, size_t);
 static int	 request(struct kube_client *, const char *, const char *,
@@ -166,6 +167,13 @@ static int	 restore_owners(struct apply_run *,
 static const char *rollback_verb(enum dra_rollback_action);
 static enum dra_ret run_rollback(struct apply_run *);
 
+/* A file as messages name it: "-" is standard input. */
+static const char *
+file_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "(stdin)" : path;
+}
+
 /* Read a JSON or YAML document (a plan or a backup) into *out. */
 static enum dra_ret
 read_doc(const char *path, const char *what, cJSON **out)
@@ -180,6 +188,7 @@ read_doc(const char *path, const char *what, cJSON **out)
 
 	*out = NULL;
 	fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY);
+	path = file_name(path);
 	if (fd == -1)
 		return dra_error("cannot read the %s %s: %s", what, path,
 		    strerror(errno));
@@ -563,12 +572,13 @@ check_stale(struct apply_run *r, const cJSON *plan)
 		return dra_error("cannot check the plan %s against the "
 		    "cluster: %s; apply needs to list nodes, resourceslices "
 		    "and resourceclaims cluster-wide; nothing was changed",
-		    r->file, err.msg[0] != '\0' ? err.msg : "forbidden");
+		    file_name(r->file), err.msg[0] != '\0' ? err.msg :
+		    "forbidden");
 	}
 	if (dra_apply_stale(plan, s, &st, &err) != KUBE_OK) {
 		kube_snapshot_free(s);
 		dra_apply_stale_free(&st);
-		return dra_error("%s: %s", r->file, err.msg);
+		return dra_error("%s: %s", file_name(r->file), err.msg);
 	}
 	kube_snapshot_free(s);
 	for (i = 0; i < st.nnotes; i++)
@@ -579,8 +589,8 @@ check_stale(struct apply_run *r, const cJSON *plan)
 	}
 	fprintf(stderr, "kubectl-dra: error: the plan %s no longer matches "
 	    "the cluster (%zu problem%s); make a new plan; nothing was "
-	    "changed:\n", r->file, st.nproblems, st.nproblems == 1 ? "" :
-	    "s");
+	    "changed:\n", file_name(r->file), st.nproblems,
+	    st.nproblems == 1 ? "" : "s");
 	for (i = 0; i < st.nproblems; i++)
 		fprintf(stderr, "  %s\n", st.problems[i]);
 	if (r->summary != NULL) {
@@ -626,7 +636,7 @@ run_apply(struct apply_run *r)
 	if ((ret = read_doc(r->file, "plan", &plan)) != DRA_RET_OK)
 		return ret;
 	if (dra_apply_items(plan, &items, &err) != KUBE_OK) {
-		ret = dra_error("%s: %s", r->file, err.msg);
+		ret = dra_error("%s: %s", file_name(r->file), err.msg);
 		goto out;
 	}
 	if (!r->dry) {
@@ -702,7 +712,8 @@ run_apply(struct apply_run *r)
 			continue;
 		}
 		if (rc == KUBE_OK) {
-			path = apply_path(it->path, 1, ctx->opts.force_conflicts);
+			path = apply_path(it->path, 1,
+			    ctx->opts.force_conflicts);
 			rc = request(r->c, "PATCH", path,
 			    "application/apply-patch+yaml", it->body,
 			    &st[i].result, &err);
@@ -828,7 +839,8 @@ run_apply(struct apply_run *r)
 		obj_name(it->display, it->ns, name, sizeof name);
 		if (apply_signal != 0) {
 			stopped = 1;
-			dra_error("interrupted by signal %d", (int)apply_signal);
+			dra_error("interrupted by signal %d",
+			    (int)apply_signal);
 			break;
 		}
 		dry = st[i].result;
@@ -1071,8 +1083,8 @@ run_rollback(struct apply_run *r)
 	if ((ret = read_doc(r->file, "backup", &doc)) != DRA_RET_OK)
 		return ret;
 	if (dra_backup_decode(doc, &bk, &err) != KUBE_OK) {
-		ret = dra_error("%s: %s; nothing was changed", r->file,
-		    err.msg);
+		ret = dra_error("%s: %s; nothing was changed",
+		    file_name(r->file), err.msg);
 		goto out;
 	}
 	if ((r->c = dra_client_new(ctx, NULL, NULL, &err)) == NULL) {

@@ -624,7 +624,8 @@ dra_apply_stale(const cJSON *plan, const struct kube_snapshot *s,
 				why = "reconfigures its MIG instances";
 			repart = why != NULL;
 			for (k = 0; k < g->nrunning; k++) {
-				key = xasprintf("%s/%s", g->running[k].namespace,
+				key = xasprintf("%s/%s",
+				    g->running[k].namespace,
 				    g->running[k].claim);
 				found = bsearch(&key, kept, nkept,
 				    sizeof *kept, str_cmp) != NULL;
