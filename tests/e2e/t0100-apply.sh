@@ -295,6 +295,11 @@ grep -q '"phase": "complete"' "$T/b1.json" || fail "backup b1: phase is not comp
 dra again apply -f "$T/plan.json"
 expect_rc again 0
 grep_in again out "Dry run: 0 to create, 0 to configure, $nobj unchanged"
+dra again-json apply -f "$T/plan.json" -o json
+expect_rc again-json 0
+[ "$(grep -c '"result": "unchanged"' "$T/again-json.out")" = "$nobj" ] ||
+	fail "apply -o json: not $nobj objects unchanged: $(head -20 "$T/again-json.out")"
+grep_in again-json out '"dryRun": true'
 dra yes2 apply -f "$T/plan.json" --yes --backup "$T/b2.json"
 expect_rc yes2 0
 [ "$(grep -c ' unchanged$' "$T/yes2.out")" = "$nobj" ] || fail "apply --yes again: not every object unchanged: $(cat "$T/yes2.out")"
