@@ -225,7 +225,7 @@ run_label() {
 
 # The commit measured (the tree may move on while the rounds run).
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+if [ -n "$(git -C "$root" status --porcelain --untracked-files=no -- . ':(exclude)*.md' 2>/dev/null)" ]; then
 	commit="$commit (with uncommitted changes in the tree)"
 fi
 load_start=$(cut -d" " -f1-3 /proc/loadavg)
