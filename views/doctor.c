@@ -59,6 +59,7 @@ struct match {
 
 static char	*vfmt(const char *, va_list) __attribute__((format(printf,
 		    1, 0)));
+static char	*field_text(const char *);
 static char	*fmt(const char *, ...) __attribute__((format(printf, 1,
 		    2)));
 static const char *short_name(const char *);
@@ -606,6 +607,27 @@ dra_doctor_probe_kept(const struct dra_doctor_probe *p, const cJSON *answer)
 	return 1;
 }
 
+/* "a.0.b" as people write it: "a[0].b" (newly allocated). */
+static char *
+field_text(const char *path)
+{
+	struct dra_buf	 b;
+	const char	*p;
+	size_t		 n;
+
+	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+	for (p = path; *p != '\0'; p += n) {
+		if (*p == '.' && p[1] >= '0' && p[1] <= '9') {
+			n = 1 + strspn(p + 1, "0123456789");
+			dra_buf_addf(&b, "[%.*s]", (int)(n - 1), p + 1);
+			continue;
+		}
+		n = 1;
+		dra_buf_add(&b, p, 1);
+	}
+	return dra_buf_take(&b);
+}
+
 void
 dra_doctor_features(struct dra_doctor_report *r,
     const struct dra_doctor_probe_result *res, size_t n,
@@ -615,7 +637,7 @@ dra_doctor_features(struct dra_doctor_report *r,
 	struct dra_buf		 on, off, unknown;
 	size_t			 i, noff = 0, nforbidden = 0, nerror = 0;
 	const char		*gate;
-	char			*obj;
+	char			*obj, *field;
 
 	dra_buf_init(&on, DRA_BUF_MAX_SMALL);
 	dra_buf_init(&off, DRA_BUF_MAX_SMALL);
@@ -631,9 +653,11 @@ dra_doctor_features(struct dra_doctor_report *r,
 			view_join(&off, ", ", gate);
 			noff++;
 			obj = fmt("gate/%s", gate);
+			field = field_text(res[i].probe->field);
 			dra_doctor_find(c, obj, "off: the API server dropped "
-			    "%s from a dry-run create of %s",
-			    res[i].probe->field, res[i].probe->resource);
+			    "%s from a dry-run create of %s", field,
+			    res[i].probe->resource);
+			free(field);
 			free(obj);
 			break;
 		case DRA_DOCTOR_PROBE_FORBIDDEN:
@@ -973,6 +997,10 @@ dra_doctor_pools(struct dra_doctor_report *r, const struct kube_snapshot *s,
 		}
 		free(obj);
 	}
+	if (s->pools.n == 0) {
+		set_detail(c, "no ResourceSlice is published");
+		return;
+	}
 	if (ninvalid + nincomplete == 0) {
 		set_detail(c, "%zu pool%s complete and valid%s", s->pools.n,
 		    s->pools.n == 1 ? "" : "s", nstale > 0 ?
@@ -1278,6 +1306,10 @@ class_selectors(struct dra_doctor_report *r, const struct kube_snapshot *s,
 		free(obj);
 	}
 	(void)s;
+	if (mt->ncls == 0) {
+		set_detail(c, "no DeviceClass");
+		return;
+	}
 	if (nbad + nnone == 0) {
 		set_detail(c, "%zu class%s, each matching published devices",
 		    mt->ncls, mt->ncls == 1 ? "" : "es");

@@ -696,6 +696,9 @@ test_probes(void **state)
 	assert_int_equal(r->checks[1].nfindings, 1);
 	assert_string_equal(r->checks[1].findings[0].object,
 	    "gate/DRAConsumableCapacity");
+	assert_string_equal(r->checks[1].findings[0].message, "off: the API "
+	    "server dropped spec.devices.requests[0].exactly.capacity."
+	    "requests from a dry-run create of resourceclaims");
 	assert_string_equal(r->checks[1].detail, "off: DRAConsumableCapacity; "
 	    "on: DRAPrioritizedList, DRADeviceTaints, "
 	    "DRAPartitionableDevices, DRADeviceBindingConditions, "
