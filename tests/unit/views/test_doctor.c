@@ -183,8 +183,9 @@ test_device_plugin(void **state)
 	free(y);
 
 	/* Another vendor: a class maps the extended resource. */
-	y = cat(NODE("n1", ", example.com/fpga: '2'"),
-	    slice("n1-fpga", "fpga.example.org", "n1", "n1", 1, 2),
+	free(sl2);
+	sl2 = slice("n1-fpga", "fpga.example.org", "n1", "n1", 1, 2);
+	y = cat(NODE("n1", ", example.com/fpga: '2'"), sl2,
 	    "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
 	    "metadata: {name: fpga}\nspec: {extendedResourceName: "
 	    "example.com/fpga, selectors: [{cel: {expression: "
