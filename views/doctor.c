@@ -856,6 +856,67 @@ qty_value(const char *text)
 	return q.milli / 1000;
 }
 
+/* Devices by node name, for device_plugin's lookups. */
+struct by_node {
+	const char	*node;
+	size_t		 dev;		/* index in match->dev */
+};
+
+static int
+by_node_cmp(const void *a, const void *b)
+{
+	const struct by_node	*x = a, *y = b;
+	int			 d = strcmp(x->node, y->node);
+
+	if (d != 0)
+		return d;
+	return x->dev < y->dev ? -1 : x->dev > y->dev;
+}
+
+/*
+ * Whether the device plugin resource key (a node's allocatable) is one
+ * a DRA driver may also hand out: a vendor pair, or a class's
+ * extendedResourceName.
+ */
+static int
+key_relevant(const char *key, const struct match *mt)
+{
+	size_t	v;
+
+	for (v = 0; v < sizeof vendor_pairs / sizeof vendor_pairs[0]; v++)
+		if (strncmp(key, vendor_pairs[v].prefix,
+		    strlen(vendor_pairs[v].prefix)) == 0)
+			return 1;
+	for (v = 0; v < mt->ncls; v++) {
+		if (mt->cls[v].cls->extended_resource_name != NULL &&
+		    strcmp(mt->cls[v].cls->extended_resource_name, key) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether device k of mt is one that key's device plugin also serves. */
+static int
+same_devices(const char *key, const struct match *mt, size_t k)
+{
+	const struct kube_device	*d = mt->dev[k];
+	const char			*ext;
+	size_t				 v;
+
+	for (v = 0; v < sizeof vendor_pairs / sizeof vendor_pairs[0]; v++) {
+		if (strncmp(key, vendor_pairs[v].prefix,
+		    strlen(vendor_pairs[v].prefix)) == 0 &&
+		    strcmp(d->slice->driver, vendor_pairs[v].driver) == 0)
+			return 1;
+	}
+	for (v = 0; v < mt->ncls; v++) {
+		ext = mt->cls[v].cls->extended_resource_name;
+		if (ext != NULL && strcmp(ext, key) == 0 && match_has(mt, v, k))
+			return 1;
+	}
+	return 0;
+}
+
 static void
 device_plugin(struct dra_doctor_report *r, const struct kube_snapshot *s,
     const struct dra_doctor_opts *o, const struct match *mt)
@@ -863,11 +924,11 @@ device_plugin(struct dra_doctor_report *r, const struct kube_snapshot *s,
 	struct dra_doctor_check		*c;
 	const struct kube_node		*n;
 	const struct kube_device	*d;
-	const char			*key, *node, *driver, *pool;
+	struct by_node			*bn, key0, *lo;
+	const char			*key, *driver, *pool;
 	char				*obj;
-	size_t				 i, j, k, v, cnt, nnodes = 0;
+	size_t				 i, j, k, nbn = 0, cnt, nnodes = 0;
 	int64_t				 val;
-	int				 hit;
 
 	if (gate_check(r, "device-plugin", o, DRA_DOCTOR_K_NODES |
 	    DRA_DOCTOR_K_SLICES | DRA_DOCTOR_K_CLASSES))
@@ -878,44 +939,44 @@ device_plugin(struct dra_doctor_report *r, const struct kube_snapshot *s,
 		return;
 	}
 	c = dra_doctor_add(r, "device-plugin", DRA_DOCTOR_READY, "-");
+	bn = xcalloc(mt->ndev + 1, sizeof *bn);
+	for (k = 0; k < mt->ndev; k++) {
+		if (kube_device_node(mt->dev[k]) == NULL)
+			continue;
+		bn[nbn].node = kube_device_node(mt->dev[k]);
+		bn[nbn++].dev = k;
+	}
+	if (nbn > 1)
+		qsort(bn, nbn, sizeof *bn, by_node_cmp);
 	for (i = 0; i < s->nodes.n; i++) {
 		n = s->nodes.v[i];
-		node = n->meta.name;
-		hit = 0;
-		for (j = 0; j < n->nallocatable && !hit; j++) {
+		/* The node's devices: the first entry not before it. */
+		key0.node = n->meta.name;
+		key0.dev = 0;
+		lo = bn;
+		for (j = nbn; j > 0;) {
+			size_t half = j / 2;
+
+			if (by_node_cmp(&lo[half], &key0) < 0) {
+				lo += half + 1;
+				j -= half + 1;
+			} else
+				j = half;
+		}
+		for (j = 0; j < n->nallocatable; j++) {
 			key = n->allocatable[j].key;
+			if (!key_relevant(key, mt))
+				continue;
 			val = qty_value(n->allocatable[j].value);
 			if (val <= 0)
 				continue;
 			cnt = 0;
 			driver = pool = NULL;
-			for (k = 0; k < mt->ndev; k++) {
-				d = mt->dev[k];
-				if (kube_device_node(d) == NULL ||
-				    strcmp(kube_device_node(d), node) != 0)
+			for (k = (size_t)(lo - bn); k < nbn &&
+			    strcmp(bn[k].node, n->meta.name) == 0; k++) {
+				if (!same_devices(key, mt, bn[k].dev))
 					continue;
-				for (v = 0; v < sizeof vendor_pairs /
-				    sizeof vendor_pairs[0]; v++) {
-					if (strncmp(key, vendor_pairs[v].prefix,
-					    strlen(vendor_pairs[v].prefix)) ==
-					    0 && strcmp(d->slice->driver,
-					    vendor_pairs[v].driver) == 0)
-						break;
-				}
-				if (v == sizeof vendor_pairs /
-				    sizeof vendor_pairs[0]) {
-					for (v = 0; v < mt->ncls; v++) {
-						const char *ext = mt->cls[v].
-						    cls->extended_resource_name;
-
-						if (ext != NULL &&
-						    strcmp(ext, key) == 0 &&
-						    match_has(mt, v, k))
-							break;
-					}
-					if (v == mt->ncls)
-						continue;
-				}
+				d = mt->dev[bn[k].dev];
 				if (cnt++ == 0) {
 					driver = d->slice->driver;
 					pool = d->slice->pool_name;
@@ -923,16 +984,17 @@ device_plugin(struct dra_doctor_report *r, const struct kube_snapshot *s,
 			}
 			if (cnt == 0)
 				continue;
-			hit = 1;
 			nnodes++;
-			obj = fmt("node/%s", node);
+			obj = fmt("node/%s", n->meta.name);
 			dra_doctor_find(c, obj, "status.allocatable %s=%lld (a "
 			    "device plugin) while DRA driver %s publishes %zu "
 			    "device%s on it (pool %s)", key, (long long)val,
 			    driver, cnt, cnt == 1 ? "" : "s", pool);
 			free(obj);
+			break;
 		}
 	}
+	free(bn);
 	if (nnodes == 0) {
 		set_detail(c, "no node advertises a device plugin's GPUs that "
 		    "a DRA driver also publishes");

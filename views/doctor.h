@@ -68,7 +68,7 @@ struct dra_doctor_report {
 #define DRA_DOCTOR_NAMES	3
 
 /* At most this many pending claims are explained with dra_why(). */
-#define DRA_DOCTOR_WHY_MAX	20
+#define DRA_DOCTOR_WHY_MAX	5
 
 /* Utilization target and ceiling, percent (docs/DOCTOR.md). */
 #define DRA_DOCTOR_TARGET	80
