@@ -56,7 +56,7 @@ struct tclass {
 	const struct kube_device_class	*dc;
 	struct dra_cel			**progs;
 	size_t				 nprogs;
-	size_t				 row;	/* TOP_SKIP: not shown */
+	size_t				 row;	/* TOP_SKIP: hidden */
 	int				 broken; /* a selector does not
 						   compile */
 };
@@ -68,7 +68,7 @@ struct build {
 	struct rowent			*rows;	/* by name */
 	struct setent			*sets;
 	size_t				 caprows;
-	double				*csum;	/* compute sums, per row */
+	double				*csum;	/* compute sums */
 	double				 tcsum;
 	struct tclass			*classes;
 	size_t				 nclasses;
@@ -96,7 +96,7 @@ static void	 charge_set(struct dra_top_row *,
 static void	 add_counter_detail(struct build *, const struct kube_pool *,
 		    const struct kube_counter_set *);
 static int	 set_once(struct build *, size_t, const void *);
-static void	 holder_memory(struct build *, struct dra_top_row *, size_t,
+static void	 holder_memory(struct dra_top_row *, size_t,
 		    const struct kube_device *, int64_t);
 static const char *device_row_key(struct build *,
 		    const struct kube_device *, char *, size_t);
@@ -135,7 +135,8 @@ static void	 sort_amounts(struct dra_top_row *);
 static double	 sort_key(const struct dra_top_row *, int);
 static int	 cmp_keyed(const void *, const void *);
 static long long pct(double, double);
-static void	 amount_text(struct dra_buf *, const struct dra_top_amount *);
+static void	 amount_text(struct dra_buf *,
+		    const struct dra_top_amount *);
 static void	 compute_cell(struct view_rowb *, double);
 static void	 gpus_cell(struct view_rowb *, const struct dra_top_row *);
 static unsigned char amount_level(const struct dra_top_amount *, size_t);
@@ -143,7 +144,8 @@ static void	 table_row(const struct dra_top *, struct dra_table *,
 		    const struct dra_top_row *, int, struct dra_buf *,
 		    unsigned char *);
 static cJSON	*json_amounts(const struct dra_top_amount *, size_t);
-static cJSON	*json_row(const struct dra_top *, const struct dra_top_row *);
+static cJSON	*json_row(const struct dra_top *,
+		    const struct dra_top_row *);
 static void	 prom_family(struct dra_buf *, const char *, const char *);
 static void	 prom_head(struct dra_buf *, const struct dra_top *,
 		    const struct dra_top_row *, const char *, const char *);
@@ -652,13 +654,12 @@ build_ns_gpus(struct build *b, const struct dra_gpu_map *m)
  * per device is charged then).
  */
 static void
-holder_memory(struct build *b, struct dra_top_row *r, size_t first,
+holder_memory(struct dra_top_row *r, size_t first,
     const struct kube_device *d, int64_t cons)
 {
 	int64_t	m;
 	ssize_t	ci;
 
-	(void)b;
 	if (dev_mem_sets(d, &m)) {
 		if (first)
 			r->mem_used += bytes(m);
@@ -736,9 +737,9 @@ build_namespaces(struct build *b)
 						row->allocated++;
 					if (tfirst)
 						tot->allocated++;
-					holder_memory(b, row, first, d,
+					holder_memory(row, first, d,
 					    result_memory(r));
-					holder_memory(b, tot, tfirst, d,
+					holder_memory(tot, tfirst, d,
 					    result_memory(r));
 					tfirst = 0;
 				}
@@ -922,15 +923,15 @@ build_classes(struct build *b)
 					}
 					if (!dev_mem_sets(d, &m) &&
 					    (ci = dev_mem_cap(d)) >= 0)
-						row->mem_total += bytes(
-						    d->capacity[ci].value.milli);
+						row->mem_total += bytes(d->
+						    capacity[ci].value.milli);
 				}
 				if (any) {
 					tot->devices++;
 					if (!dev_mem_sets(d, &m) &&
 					    (ci = dev_mem_cap(d)) >= 0)
-						tot->mem_total += bytes(
-						    d->capacity[ci].value.milli);
+						tot->mem_total += bytes(d->
+						    capacity[ci].value.milli);
 				}
 				/* Held through a request of a class. */
 				nseen = 0;
@@ -953,9 +954,9 @@ build_classes(struct build *b)
 						row->allocated++;
 					if (tfirst)
 						tot->allocated++;
-					holder_memory(b, row, first, d,
+					holder_memory(row, first, d,
 					    result_memory(r));
-					holder_memory(b, tot, tfirst, d,
+					holder_memory(tot, tfirst, d,
 					    result_memory(r));
 					tfirst = 0;
 				}
@@ -1410,8 +1411,9 @@ fmt_bytes(int64_t v, char *buf, size_t len)
 	}
 	n = snprintf(buf, len, "%.1f", x);
 	if (n >= 2 && (size_t)n < len && strcmp(buf + n - 2, ".0") == 0)
-		buf[n - 2] = '\0';
-	strncat(buf, units[u], len - strlen(buf) - 1);
+		n -= 2;
+	if (n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "%s", units[u]);
 }
 
 static void
@@ -1517,7 +1519,8 @@ table_row(const struct dra_top *t, struct dra_table *tb,
 				    r != &t->total;
 	size_t			c = 0;
 
-#define LV(x)	(lv[c++] = (unsigned char)(share ? DRA_TOP_LEVEL_NONE : (x)))
+#define LV(x)	(lv[c++] = (unsigned char)(share ? DRA_TOP_LEVEL_NONE : \
+	    (x)))
 	view_row(tb, &rb, r);
 	switch (t->kind) {
 	case DRA_TOP_POOLS:

@@ -115,13 +115,12 @@ struct dra_top_amount {
  * (deleted ones not counted); 0 for nodes and pools.
  */
 struct dra_top_row {
-	const char		*name;		/* node ("<none>": devices of
-						   no single node), class,
-						   namespace, or "driver/pool";
-						   "*" for the totals row */
+	/* node ("<none>": devices of no single node), class, namespace
+	   or "driver/pool"; "*" for the totals row */
+	const char		*name;
 	const char		*driver;	/* pools only, else NULL */
 	const char		*pool;		/* pools only, else NULL */
-	const char		*node;		/* pools: their node or NULL */
+	const char		*node;		/* pools: the node, or NULL */
 	int64_t			 devices;
 	int64_t			 allocated;
 	int64_t			 free;

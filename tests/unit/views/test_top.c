@@ -25,6 +25,7 @@
 #include "top.h"
 
 #define GI	(1024LL * 1024 * 1024)
+#define H100	"NVIDIA H100 80GB HBM3"
 #define EPS	1e-9
 
 /*
@@ -163,14 +164,16 @@ static const char dyn_yaml[] =
 "metadata: {name: mig}\n"
 "spec:\n"
 "  selectors:\n"
-"  - cel: {expression: \"device.attributes['gpu.nvidia.com'].type == 'mig'\"}\n"
+"  - cel: {expression: \"device.attributes['gpu.nvidia.com'].type "
+"== 'mig'\"}\n"
 "---\n"
 "apiVersion: resource.k8s.io/v1\n"
 "kind: DeviceClass\n"
 "metadata: {name: gpu}\n"
 "spec:\n"
 "  selectors:\n"
-"  - cel: {expression: \"device.attributes['gpu.nvidia.com'].type == 'gpu'\"}\n"
+"  - cel: {expression: \"device.attributes['gpu.nvidia.com'].type "
+"== 'gpu'\"}\n"
 "---\n"
 "apiVersion: resource.k8s.io/v1\n"
 "kind: ResourceSlice\n"
@@ -202,7 +205,7 @@ static const char dyn_yaml[] =
 "  pool: {name: m, generation: 1, resourceSliceCount: 2}\n"
 "  devices:\n"
 "  - name: gpu-0\n"
-"    attributes: {type: {string: gpu}, productName: {string: NVIDIA H100 80GB HBM3}}\n"
+"    attributes: {type: {string: gpu}, productName: {string: " H100 "}}\n"
 "    capacity: {memory: {value: 80Gi}}\n"
 "    consumesCounters:\n"
 "    - counterSet: gpu-0-cs\n"
@@ -212,7 +215,8 @@ static const char dyn_yaml[] =
 " memory-slice-4: {value: \"1\"}, memory-slice-5: {value: \"1\"},"
 " memory-slice-6: {value: \"1\"}, memory-slice-7: {value: \"1\"}}\n"
 "  - name: gpu-0-mig-7g80gb-0-0\n"
-"    attributes: {type: {string: mig}, profile: {string: 7g.80gb}, productName: {string: NVIDIA H100 80GB HBM3}}\n"
+"    attributes: {type: {string: mig}, profile: {string: 7g.80gb},\n"
+"      productName: {string: " H100 "}}\n"
 "    capacity: {memory: {value: 80Gi}}\n"
 "    consumesCounters:\n"
 "    - counterSet: gpu-0-cs\n"
@@ -222,7 +226,8 @@ static const char dyn_yaml[] =
 " memory-slice-4: {value: \"1\"}, memory-slice-5: {value: \"1\"},"
 " memory-slice-6: {value: \"1\"}, memory-slice-7: {value: \"1\"}}\n"
 "  - name: gpu-0-mig-3g40gb-9-0\n"
-"    attributes: {type: {string: mig}, profile: {string: 3g.40gb}, productName: {string: NVIDIA H100 80GB HBM3}}\n"
+"    attributes: {type: {string: mig}, profile: {string: 3g.40gb},\n"
+"      productName: {string: " H100 "}}\n"
 "    capacity: {memory: {value: 40Gi}}\n"
 "    consumesCounters:\n"
 "    - counterSet: gpu-0-cs\n"
@@ -230,14 +235,16 @@ static const char dyn_yaml[] =
 " memory-slice-0: {value: \"1\"}, memory-slice-1: {value: \"1\"},"
 " memory-slice-2: {value: \"1\"}, memory-slice-3: {value: \"1\"}}\n"
 "  - name: gpu-0-mig-1g10gb-19-4\n"
-"    attributes: {type: {string: mig}, profile: {string: 1g.10gb}, productName: {string: NVIDIA H100 80GB HBM3}}\n"
+"    attributes: {type: {string: mig}, profile: {string: 1g.10gb},\n"
+"      productName: {string: " H100 "}}\n"
 "    capacity: {memory: {value: 10Gi}}\n"
 "    consumesCounters:\n"
 "    - counterSet: gpu-0-cs\n"
 "      counters: {memory: {value: 10Gi}, multiprocessors: {value: \"16\"},"
 " memory-slice-4: {value: \"1\"}}\n"
 "  - name: gpu-0-mig-1g10gb-19-5\n"
-"    attributes: {type: {string: mig}, profile: {string: 1g.10gb}, productName: {string: NVIDIA H100 80GB HBM3}}\n"
+"    attributes: {type: {string: mig}, profile: {string: 1g.10gb},\n"
+"      productName: {string: " H100 "}}\n"
 "    capacity: {memory: {value: 10Gi}}\n"
 "    consumesCounters:\n"
 "    - counterSet: gpu-0-cs\n"
@@ -448,10 +455,11 @@ static void
 test_whole_namespaces(void **state)
 {
 	struct kube_snapshot		*s = load_text(whole_yaml);
-	struct dra_top			*t = top_of(s, DRA_TOP_NAMESPACES, NULL);
+	struct dra_top			*t;
 	const struct dra_top_row	*r;
 
 	(void)state;
+	t = top_of(s, DRA_TOP_NAMESPACES, NULL);
 	assert_int_equal(t->nrows, 3);
 	r = row_named(t, "team-a");
 	assert_int_equal(r->claims, 1);
