@@ -572,10 +572,12 @@ dra_apply_stale(const cJSON *plan, const struct kube_snapshot *s,
 					list_add(&kept, &nkept, xasprintf(
 					    "%s/%s", x->ns, x->name));
 			}
-	qsort(kept, nkept, sizeof *kept, str_cmp);
+	if (nkept > 0)
+		qsort(kept, nkept, sizeof *kept, str_cmp);
 	for (i = 0; i < s->nodes.n; i++)
 		list_add(&nodes, &nnodes, xstrdup(s->nodes.v[i]->meta.name));
-	qsort(nodes, nnodes, sizeof *nodes, str_cmp);
+	if (nnodes > 0)
+		qsort(nodes, nnodes, sizeof *nodes, str_cmp);
 	fleet = d.source != NULL && strncmp(d.source, "fleet ", 6) == 0 ?
 	    d.source : NULL;
 
@@ -585,8 +587,8 @@ dra_apply_stale(const cJSON *plan, const struct kube_snapshot *s,
 	for (i = 0; i < d.nnodes; i++, ln = ln->next) {
 		const char *nn = d.nodes[i].name;
 
-		if (bsearch(&nn, nodes, nnodes, sizeof *nodes,
-		    str_cmp) == NULL) {
+		if (nnodes == 0 || bsearch(&nn, nodes, nnodes,
+		    sizeof *nodes, str_cmp) == NULL) {
 			if (fleet != NULL)
 				list_add(&out->problems, &out->nproblems,
 				    xasprintf("node %s: not in this cluster: "
@@ -627,8 +629,8 @@ dra_apply_stale(const cJSON *plan, const struct kube_snapshot *s,
 				key = xasprintf("%s/%s",
 				    g->running[k].namespace,
 				    g->running[k].claim);
-				found = bsearch(&key, kept, nkept,
-				    sizeof *kept, str_cmp) != NULL;
+				found = nkept > 0 && bsearch(&key, kept,
+				    nkept, sizeof *kept, str_cmp) != NULL;
 				if (!found && plan_inventory_device(inv, g,
 				    g->running[k].placement, dev,
 				    sizeof dev) == NULL)
