@@ -33,6 +33,7 @@
 
 #define TOP_NONE	"<none>"
 #define TOP_SKIP	((size_t)-1)
+#define TOP_RATIO_SCALE	1000000000LL	/* a ratio in billionths */
 
 /* A row by name (or a left-out one, idx TOP_SKIP). */
 struct rowent {
@@ -74,6 +75,7 @@ struct build {
 	size_t				 nclasses;
 	size_t				 capcounters;
 	size_t				 capwarnings;
+	size_t				 ngpus;	/* of usable pools */
 };
 
 static const char *tstr(struct dra_top *, const char *);
@@ -81,6 +83,7 @@ static void	 amount_add(struct dra_top_amount **, size_t *,
 		    const char *, int64_t, int64_t);
 static int64_t	 bytes(int64_t);
 static int	 is_memory(const char *);
+static int	 pool_usable(const struct kube_pool *);
 static ssize_t	 set_memory(const struct kube_counter_set *);
 static int	 dev_mem_sets(const struct kube_device *, int64_t *);
 static ssize_t	 dev_mem_cap(const struct kube_device *);
@@ -109,6 +112,8 @@ static const char *result_class(const struct kube_claim *,
 static void	 classes_compile(struct build *);
 static int	 class_match(struct build *, struct tclass *,
 		    const struct kube_device *);
+static void	 class_device(struct build *, struct dra_top_row *, size_t,
+		    const struct kube_device *);
 static void	 build_classes(struct build *);
 static void	 cluster_totals(struct build *, struct dra_top_row *);
 static void	 sum_row(struct dra_top_row *, const struct dra_top_row *);
@@ -119,8 +124,10 @@ static double	 frac(int64_t, int64_t);
 static const struct dra_top_amount *busiest(const struct dra_top_amount *,
 		    size_t);
 static void	 fmt_bytes(int64_t, char *, size_t);
-static void	 cell_count(struct view_rowb *, int64_t, int64_t);
-static void	 cell_memory(struct view_rowb *, int64_t, int64_t);
+static enum dra_top_level cell_count(struct view_rowb *, int64_t,
+		    int64_t);
+static enum dra_top_level cell_memory(struct view_rowb *, int64_t,
+		    int64_t);
 static void	 cell_amounts(struct view_rowb *, struct dra_buf *,
 		    const struct dra_top_amount *, size_t, int);
 static void	 prom_num(struct dra_buf *, int64_t);
@@ -132,12 +139,12 @@ static void	 top_warn(struct build *, const char *, const char *);
 static size_t	 class_row(struct build *, const char *);
 static int	 cmp_name(const char *, const char *);
 static void	 sort_amounts(struct dra_top_row *);
+static void	 set_in_use(const struct dra_top *, struct dra_top_row *);
 static double	 sort_key(const struct dra_top_row *, int);
 static int	 cmp_keyed(const void *, const void *);
-static long long pct(double, double);
 static void	 amount_text(struct dra_buf *,
 		    const struct dra_top_amount *);
-static void	 compute_cell(struct view_rowb *, double);
+static enum dra_top_level compute_cell(struct view_rowb *, double);
 static void	 gpus_cell(struct view_rowb *, const struct dra_top_row *);
 static unsigned char amount_level(const struct dra_top_amount *, size_t);
 static void	 table_row(const struct dra_top *, struct dra_table *,
@@ -237,6 +244,13 @@ static int
 is_memory(const char *name)
 {
 	return name != NULL && strcmp(name, "memory") == 0;
+}
+
+/* Whether devices can be allocated from p (complete and valid). */
+static int
+pool_usable(const struct kube_pool *p)
+{
+	return p != NULL && p->complete && p->invalid == NULL;
 }
 
 /* The index of a counter set's "memory" counter, or -1. */
@@ -391,15 +405,18 @@ row_get(struct build *b, const char *key, const void *obj)
 	return e->idx;
 }
 
-/* The exclusive state of a device not allocated, or allocated. */
+/*
+ * The exclusive state of a device (top.h): unusable, else allocated,
+ * tainted, blocked, free.
+ */
 static void
 charge_state(struct dra_top_row *r, const struct kube_device *d)
 {
 	r->devices++;
-	if (d->state & KUBE_DEV_ALLOCATED)
-		r->allocated++;
-	else if (d->state & KUBE_DEV_UNUSABLE)
+	if (d->state & KUBE_DEV_UNUSABLE)
 		r->unusable++;
+	else if (d->state & KUBE_DEV_ALLOCATED)
+		r->allocated++;
 	else if (d->state & KUBE_DEV_TAINTED)
 		r->tainted++;
 	else if (d->state & KUBE_DEV_BLOCKED)
@@ -409,8 +426,9 @@ charge_state(struct dra_top_row *r, const struct kube_device *d)
 }
 
 /*
- * A device of a node or pool row: its state, its memory when not
- * counted through a counter set, its consumable capacity.
+ * A device of a node, pool or class row: its state, its memory when
+ * not counted through a counter set, its consumable capacity (neither
+ * for a device of an unusable pool).
  */
 static void
 charge_device(struct dra_top_row *r, const struct kube_device *d)
@@ -421,6 +439,8 @@ charge_device(struct dra_top_row *r, const struct kube_device *d)
 	size_t				 i;
 
 	charge_state(r, d);
+	if (d->state & KUBE_DEV_UNUSABLE)
+		return;
 	if (!dev_mem_sets(d, &m) && (ci = dev_mem_cap(d)) >= 0) {
 		c = &d->capacity[ci];
 		r->mem_total += bytes(c->value.milli);
@@ -562,7 +582,8 @@ build_places(struct build *b)
 				ri = row_get(b, key, p);
 				if (ri == TOP_SKIP)
 					continue;
-				charge_set(&b->t->rows[ri], cs);
+				if (pool_usable(p))
+					charge_set(&b->t->rows[ri], cs);
 				add_counter_detail(b, p, cs);
 			}
 		}
@@ -582,17 +603,18 @@ build_gpus(struct build *b, const struct dra_gpu_map *m)
 	for (i = 0; i < m->nnodes; i++) {
 		for (j = 0; j < m->nodes[i].ngpus; j++) {
 			g = &m->nodes[i].gpus[j];
-			p = NULL;
+			p = kube_snapshot_pool(b->s, g->driver, g->pool);
+			if (!pool_usable(p))
+				continue;
 			if (b->t->kind == DRA_TOP_POOLS) {
-				p = kube_snapshot_pool(b->s, g->driver,
-				    g->pool);
 				snprintf(buf, sizeof buf, "%s/%s", g->driver,
 				    g->pool);
 				key = buf;
 			} else
 				key = g->node != NULL && *g->node != '\0' ?
 				    g->node : TOP_NONE;
-			ri = row_get(b, key, p);
+			ri = row_get(b, key, b->t->kind == DRA_TOP_POOLS ?
+			    p : NULL);
 			if (ri == TOP_SKIP)
 				continue;
 			b->t->rows[ri].gpus++;
@@ -615,6 +637,10 @@ build_ns_gpus(struct build *b, const struct dra_gpu_map *m)
 	for (i = 0; i < m->nnodes; i++) {
 		for (j = 0; j < m->nodes[i].ngpus; j++) {
 			g = &m->nodes[i].gpus[j];
+			if (!pool_usable(kube_snapshot_pool(b->s, g->driver,
+			    g->pool)))
+				continue;
+			b->ngpus++;
 			any = 0;
 			for (k = 0; k < g->nparts; k++) {
 				pt = &g->parts[k];
@@ -869,8 +895,31 @@ class_row(struct build *b, const char *name)
 }
 
 /*
- * Classes: devices each matches, devices held through its requests,
- * the memory of both, claims allocated and pending.
+ * A device a class matches, charged to its row ri (TOP_SKIP: the
+ * totals row) as a node row charges it, with the counter sets it
+ * consumes, each once per row.
+ */
+static void
+class_device(struct build *b, struct dra_top_row *row, size_t ri,
+    const struct kube_device *d)
+{
+	const struct kube_device_counters	*dc;
+	size_t					 a;
+
+	charge_device(row, d);
+	if (!pool_usable(d->pool))
+		return;
+	for (a = 0; a < d->nconsumes; a++) {
+		dc = &d->consumes[a];
+		if (dc->set != NULL && set_once(b, ri, dc->set))
+			charge_set(row, dc->set);
+	}
+}
+
+/*
+ * Classes: the devices each matches, counted as a node counts its
+ * own (states, memory, counters, consumable capacity), and the claims
+ * allocated through its requests or pending on them.
  */
 static void
 build_classes(struct build *b)
@@ -878,14 +927,10 @@ build_classes(struct build *b)
 	const struct kube_snapshot	*s = b->s;
 	const struct kube_pool		*p;
 	const struct kube_device	*d;
-	const struct kube_device_counters *dc;
 	const struct kube_claim		*c;
-	const struct kube_result	*r;
-	struct dra_top_row		*row, *tot = &b->t->total;
-	size_t				*seen, nseen, i, j, k, a, l, ri;
-	int64_t				 m;
-	ssize_t				 ci, mi;
-	int				 any, first, tfirst;
+	struct dra_top_row		*tot = &b->t->total;
+	size_t				*seen, nseen, i, j, k, l, ri;
+	int				 any;
 
 	classes_compile(b);
 	seen = xcalloc(b->nclasses + 64, sizeof *seen);
@@ -903,63 +948,10 @@ build_classes(struct build *b)
 					    !class_match(b, &b->classes[l], d))
 						continue;
 					any = 1;
-					row = &b->t->rows[ri];
-					row->devices++;
-					for (a = 0; a < d->nconsumes; a++) {
-						dc = &d->consumes[a];
-						if (dc->set == NULL ||
-						    (mi = set_memory(dc->set))
-						    < 0)
-							continue;
-						if (set_once(b, ri, dc->set))
-							row->mem_total += bytes(
-							    dc->set->counters[
-							    mi].value.milli);
-						if (set_once(b, TOP_SKIP,
-						    dc->set))
-							tot->mem_total += bytes(
-							    dc->set->counters[
-							    mi].value.milli);
-					}
-					if (!dev_mem_sets(d, &m) &&
-					    (ci = dev_mem_cap(d)) >= 0)
-						row->mem_total += bytes(d->
-						    capacity[ci].value.milli);
+					class_device(b, &b->t->rows[ri], ri, d);
 				}
-				if (any) {
-					tot->devices++;
-					if (!dev_mem_sets(d, &m) &&
-					    (ci = dev_mem_cap(d)) >= 0)
-						tot->mem_total += bytes(d->
-						    capacity[ci].value.milli);
-				}
-				/* Held through a request of a class. */
-				nseen = 0;
-				tfirst = 1;
-				for (a = 0; a < d->nallocs; a++) {
-					c = d->allocs[a].claim;
-					r = &c->results[d->allocs[a].result];
-					if (r->admin_access)
-						continue;
-					ri = class_row(b, result_class(c, r));
-					if (ri == TOP_SKIP)
-						continue;
-					first = 1;
-					for (l = 0; l < nseen && first; l++)
-						first = seen[l] != ri;
-					if (first && nseen < b->nclasses + 64)
-						seen[nseen++] = ri;
-					row = &b->t->rows[ri];
-					if (first)
-						row->allocated++;
-					if (tfirst)
-						tot->allocated++;
-					holder_memory(row, first, d,
-					    result_memory(r));
-					holder_memory(tot, tfirst, d,
-					    result_memory(r));
-					tfirst = 0;
-				}
+				if (any)
+					class_device(b, tot, TOP_SKIP, d);
 			}
 		}
 	}
@@ -972,8 +964,6 @@ build_classes(struct build *b)
 		any = 0;
 		if (c->allocated) {
 			for (j = 0; j < c->nresults; j++) {
-				if (c->results[j].admin_access)
-					continue;
 				ri = class_row(b, result_class(c,
 				    &c->results[j]));
 				if (ri == TOP_SKIP)
@@ -1036,7 +1026,8 @@ cluster_totals(struct build *b, struct dra_top_row *out)
 				if (sl->devices[k].pool != NULL)
 					charge_device(out, &sl->devices[k]);
 			}
-			for (k = 0; k < sl->ncounter_sets; k++)
+			for (k = 0; pool_usable(p) && k < sl->ncounter_sets;
+			    k++)
 				charge_set(out, &sl->counter_sets[k]);
 		}
 	}
@@ -1128,6 +1119,15 @@ sort_amounts(struct dra_top_row *r)
 		    cmp_amount);
 }
 
+/* in_use of a finished row (top.h). */
+static void
+set_in_use(const struct dra_top *t, struct dra_top_row *r)
+{
+	r->in_use = r->allocated;
+	if (t->kind != DRA_TOP_NAMESPACES)
+		r->in_use += r->blocked;
+}
+
 struct dra_top *
 dra_top_build(const struct kube_snapshot *s, enum dra_top_kind kind,
     const struct dra_filter *f, struct dra_err *err)
@@ -1193,22 +1193,27 @@ dra_top_build(const struct kube_snapshot *s, enum dra_top_kind kind,
 		cluster_totals(&b, &cl);
 		t->total.devices = cl.devices;
 		t->total.mem_total = cl.mem_total;
-		t->total.gpus = (int64_t)m->ngpus;
+		t->total.unusable = cl.unusable;
+		t->total.gpus = (int64_t)b.ngpus;
 		for (i = 0; i < t->nrows; i++) {
 			t->rows[i].devices = cl.devices;
+			t->rows[i].unusable = cl.unusable;
 			t->rows[i].mem_total = cl.mem_total;
-			t->rows[i].gpus = (int64_t)m->ngpus;
-			t->rows[i].compute = m->ngpus > 0 ?
-			    b.csum[i] / (double)m->ngpus : -1;
+			t->rows[i].gpus = (int64_t)b.ngpus;
+			t->rows[i].compute = b.ngpus > 0 ?
+			    b.csum[i] / (double)b.ngpus : -1;
 		}
-		if (m->ngpus > 0)
-			t->total.compute = b.tcsum / (double)m->ngpus;
+		if (b.ngpus > 0)
+			t->total.compute = b.tcsum / (double)b.ngpus;
 		free(cl.counters);
 		free(cl.consumable);
 	}
-	for (i = 0; i < t->nrows; i++)
+	for (i = 0; i < t->nrows; i++) {
 		sort_amounts(&t->rows[i]);
+		set_in_use(t, &t->rows[i]);
+	}
 	sort_amounts(&t->total);
+	set_in_use(t, &t->total);
 	if (t->nrows > 1)
 		qsort(t->rows, t->nrows, sizeof *t->rows, cmp_row);
 	if (t->ncounters > 1)
@@ -1267,7 +1272,7 @@ sort_key(const struct dra_top_row *r, int c)
 
 	switch (c) {
 	case 1:
-		return frac(r->allocated, r->devices);
+		return frac(r->in_use, r->devices - r->unusable);
 	case 2:
 		return frac(r->mem_used, r->mem_total);
 	case 3:
@@ -1370,26 +1375,85 @@ dra_top_sort(struct dra_top *t, const char *column, struct dra_err *err)
 	return KUBE_OK;
 }
 
+/*
+ * The level and text of used / total (top.h dra_top_percent), in
+ * exact integer arithmetic so the text and the level never disagree.
+ */
+enum dra_top_level
+dra_top_percent(int64_t used, int64_t total, char *buf, size_t len)
+{
+	__int128		 u, t, p, q, sc, line;
+	enum dra_top_level	 l;
+	int			 d;
+
+	if (total <= 0) {
+		if (buf != NULL && len > 0)
+			snprintf(buf, len, "-");
+		return DRA_TOP_LEVEL_NONE;
+	}
+	u = used < 0 ? 0 : used;
+	t = total;
+	if (u * 100 < t * DRA_TOP_TARGET_PCT)
+		l = DRA_TOP_LEVEL_LOW;
+	else if (u * 100 <= t * DRA_TOP_CEILING_PCT)
+		l = DRA_TOP_LEVEL_HIGH;
+	else
+		l = DRA_TOP_LEVEL_OVER;
+	if (buf == NULL || len == 0)
+		return l;
+	p = u * 100 / t;
+	if ((p != DRA_TOP_TARGET_PCT && p != DRA_TOP_CEILING_PCT) ||
+	    u * 100 == p * t) {
+		snprintf(buf, len, "%lld%%", (long long)p);
+		return l;
+	}
+	/*
+	 * Above a line by less than 1%: the decimals that show it, rounded
+	 * down, at most 6 ("95.1%", "80.02%"); closer than that, the last
+	 * decimal rounded up ("95.000001%").
+	 */
+	line = p;
+	sc = 1;
+	q = 0;
+	for (d = 1; d <= 6; d++) {
+		sc *= 10;
+		q = u * 100 * sc / t;
+		if (q > line * sc)
+			break;
+	}
+	if (d > 6) {
+		d = 6;
+		q = line * sc + 1;
+	}
+	snprintf(buf, len, "%lld.%0*lld%%", (long long)(q / sc), d,
+	    (long long)(q % sc));
+	return l;
+}
+
+enum dra_top_level
+dra_top_ratio_percent(double x, char *buf, size_t len)
+{
+	if (x < 0 || isnan(x)) {
+		if (buf != NULL && len > 0)
+			snprintf(buf, len, "-");
+		return DRA_TOP_LEVEL_NONE;
+	}
+	if (x > 1e9)
+		x = 1e9;
+	return dra_top_percent((int64_t)llround(x * TOP_RATIO_SCALE),
+	    TOP_RATIO_SCALE, buf, len);
+}
+
 enum dra_top_level
 dra_top_level(double used, double total)
 {
-	double	x;
-
 	if (total <= 0)
 		return DRA_TOP_LEVEL_NONE;
-	x = used / total;
-	if (x < DRA_GPU_UTIL_TARGET)
-		return DRA_TOP_LEVEL_LOW;
-	if (x <= DRA_GPU_UTIL_CEILING)
-		return DRA_TOP_LEVEL_HIGH;
-	return DRA_TOP_LEVEL_OVER;
-}
-
-/* A percentage rounded down. */
-static long long
-pct(double used, double total)
-{
-	return (long long)floor(used * 100.0 / total + 1e-9);
+	if (used == floor(used) && total == floor(total) && used >= 0 &&
+	    used < 9e15 && total < 9e15)
+		return dra_top_percent((int64_t)used, (int64_t)total, NULL,
+		    0);
+	return dra_top_ratio_percent(used / total, NULL, 0);
 }
 
 /* Bytes with a binary suffix and one decimal ("49.2Gi", "512"). */
@@ -1416,47 +1480,59 @@ fmt_bytes(int64_t v, char *buf, size_t len)
 		snprintf(buf + n, len - (size_t)n, "%s", units[u]);
 }
 
-static void
+/* "7/10 (70%)"; its level. */
+static enum dra_top_level
 cell_count(struct view_rowb *rb, int64_t used, int64_t total)
 {
-	if (total <= 0 && used == 0)
-		view_cell(rb, "-");
-	else if (total <= 0)
-		view_cellf(rb, "%" PRId64, used);
-	else
-		view_cellf(rb, "%" PRId64 "/%" PRId64 " (%lld%%)", used,
-		    total, pct((double)used, (double)total));
-}
-
-static void
-cell_memory(struct view_rowb *rb, int64_t used, int64_t total)
-{
-	char	u[32], t[32];
+	enum dra_top_level	l;
+	char			p[32];
 
 	if (total <= 0 && used == 0) {
 		view_cell(rb, "-");
-		return;
+		return DRA_TOP_LEVEL_NONE;
+	}
+	if (total <= 0) {
+		view_cellf(rb, "%" PRId64, used);
+		return DRA_TOP_LEVEL_NONE;
+	}
+	l = dra_top_percent(used, total, p, sizeof p);
+	view_cellf(rb, "%" PRId64 "/%" PRId64 " (%s)", used, total, p);
+	return l;
+}
+
+/* "49.2Gi/634Gi (7%)"; its level. */
+static enum dra_top_level
+cell_memory(struct view_rowb *rb, int64_t used, int64_t total)
+{
+	enum dra_top_level	l;
+	char			u[32], t[32], p[32];
+
+	if (total <= 0 && used == 0) {
+		view_cell(rb, "-");
+		return DRA_TOP_LEVEL_NONE;
 	}
 	fmt_bytes(used, u, sizeof u);
 	if (total <= 0) {
 		view_cell(rb, u);
-		return;
+		return DRA_TOP_LEVEL_NONE;
 	}
 	fmt_bytes(total, t, sizeof t);
-	view_cellf(rb, "%s/%s (%lld%%)", u, t,
-	    pct((double)used, (double)total));
+	l = dra_top_percent(used, total, p, sizeof p);
+	view_cellf(rb, "%s/%s (%s)", u, t, p);
+	return l;
 }
 
 static void
 amount_text(struct dra_buf *b, const struct dra_top_amount *a)
 {
-	char	u[64], t[64];
+	char	u[64], t[64], p[32];
 
 	dra_buf_addf(b, "%s %s/%s", a->name, view_qty(a->used, u, sizeof u),
 	    view_qty(a->total, t, sizeof t));
-	if (a->total > 0)
-		dra_buf_addf(b, " (%lld%%)", pct((double)a->used,
-		    (double)a->total));
+	if (a->total > 0) {
+		(void)dra_top_percent(a->used, a->total, p, sizeof p);
+		dra_buf_addf(b, " (%s)", p);
+	}
 }
 
 static void
@@ -1481,13 +1557,16 @@ cell_amounts(struct view_rowb *rb, struct dra_buf *b,
 	view_cell(rb, dra_buf_str(b));
 }
 
-static void
+/* "38%"; its level. */
+static enum dra_top_level
 compute_cell(struct view_rowb *rb, double c)
 {
-	if (c < 0)
-		view_cell(rb, "-");
-	else
-		view_cellf(rb, "%lld%%", pct(c, 1));
+	enum dra_top_level	l;
+	char			p[32];
+
+	l = dra_top_ratio_percent(c, p, sizeof p);
+	view_cell(rb, p);
+	return l;
 }
 
 static void
@@ -1505,7 +1584,7 @@ amount_level(const struct dra_top_amount *v, size_t n)
 	const struct dra_top_amount	*a = busiest(v, n);
 
 	return a == NULL ? DRA_TOP_LEVEL_NONE :
-	    dra_top_level((double)a->used, (double)a->total);
+	    dra_top_percent(a->used, a->total, NULL, 0);
 }
 
 /* One table row of r, and its levels in lv (ncolumns long). */
@@ -1519,8 +1598,11 @@ table_row(const struct dra_top *t, struct dra_table *tb,
 				    r != &t->total;
 	size_t			c = 0;
 
-#define LV(x)	(lv[c++] = (unsigned char)(share ? DRA_TOP_LEVEL_NONE : \
-	    (x)))
+/* x is evaluated always: it writes the cell. */
+#define LV(x)	do {						\
+		unsigned char l_ = (unsigned char)(x);		\
+		lv[c++] = share ? DRA_TOP_LEVEL_NONE : l_;	\
+	} while (0)
 	view_row(tb, &rb, r);
 	switch (t->kind) {
 	case DRA_TOP_POOLS:
@@ -1545,10 +1627,8 @@ table_row(const struct dra_top *t, struct dra_table *tb,
 		view_cellf(&rb, "%" PRId64, r->pending);
 		c += 2;
 	}
-	cell_count(&rb, r->allocated, r->devices);
-	LV(dra_top_level((double)r->allocated, (double)r->devices));
-	cell_memory(&rb, r->mem_used, r->mem_total);
-	LV(dra_top_level((double)r->mem_used, (double)r->mem_total));
+	LV(cell_count(&rb, r->in_use, r->devices - r->unusable));
+	LV(cell_memory(&rb, r->mem_used, r->mem_total));
 	if (t->kind == DRA_TOP_CLASSES) {
 		view_cellf(&rb, "%" PRId64, r->claims);
 		view_cellf(&rb, "%" PRId64, r->pending);
@@ -1556,8 +1636,7 @@ table_row(const struct dra_top *t, struct dra_table *tb,
 	}
 	gpus_cell(&rb, r);
 	LV(DRA_TOP_LEVEL_NONE);
-	compute_cell(&rb, r->compute);
-	LV(r->compute < 0 ? DRA_TOP_LEVEL_NONE : dra_top_level(r->compute, 1));
+	LV(compute_cell(&rb, r->compute));
 	if (t->kind == DRA_TOP_NAMESPACES)
 		return;
 	cell_amounts(&rb, b, r->counters, r->ncounters, wide);

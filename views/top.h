@@ -73,46 +73,63 @@ struct dra_top_amount {
  * One row.  Counts are devices; memory is bytes.  Strings live in the
  * top's arena, or are borrowed from the snapshot.
  *
- * devices: devices of the row (nodes and pools: published there;
- * classes: those every selector of the class matches; namespaces: the
- * cluster's, as in the totals row).  allocated: nodes and pools,
- * devices held by a claim (adminAccess only does not count); classes,
- * devices held through a request of that class; namespaces, devices
- * the namespace's claims hold.  free, blocked, tainted, unusable
- * (nodes, pools and their totals only, else 0) split the devices not
- * allocated, each device in one: unusable (its pool is incomplete or
- * invalid), else tainted (NoSchedule/NoExecute), else blocked (its
- * counters are used up by others), else free; allocated + free +
+ * devices: devices of the row, every state: nodes and pools, those
+ * published there (each pool's newest generation, as `get pools`
+ * counts them); classes, those every selector of the class matches;
+ * namespaces, the cluster's (as in the totals row).
+ *
+ * Nodes, pools and classes split the devices into five exclusive
+ * states, each device in the first that holds: unusable (its pool is
+ * incomplete or invalid: nothing can be allocated from it, whatever
+ * it holds), allocated (held by at least one claim result without
+ * adminAccess, through any class; adminAccess only does not count),
+ * tainted (a NoSchedule or NoExecute taint), blocked (free, but a
+ * counter it consumes is used up by allocated devices: an allocated
+ * MIG sibling of the same GPU took it), free; allocated + free +
  * blocked + tainted + unusable == devices.
  *
- * mem_used, mem_total: GPU memory in bytes.  A device that consumes a
- * counter set holding a counter named "memory" (a partitionable
- * device: NVIDIA DynamicMIG's gpu-N-counter-set) counts through that
- * counter set: the set's memory counter is the total and what
- * allocated devices consume of it the use, so a GPU is counted once
- * whatever MIG devices it is cut into.  Any other device with a
- * capacity named "memory" (any domain) counts its capacity; allocated,
- * all of it, or for an allowMultipleAllocations device the memory its
- * results consumed.  Classes and namespaces count the memory of what
- * their results hold (a partitionable device: its own consumption of
- * the memory counter).
+ * in_use: the devices that cannot be given out although not tainted:
+ * allocated + blocked (nodes, pools, classes); namespaces, the devices
+ * the namespace's claims hold (a device once), = allocated.  The
+ * utilization of a row is in_use / (devices - unusable): the DEVICES
+ * cell, its colour, the planner's 80% target and 95% ceiling and
+ * doctor's utilization check are this figure (dra_top_percent).
+ * Namespaces: unusable is the cluster's, so the share is of the
+ * cluster's usable devices.
+ *
+ * mem_used, mem_total: GPU memory in bytes, devices of unusable pools
+ * left out.  A device that consumes a counter set holding a counter
+ * named "memory" (a partitionable device: NVIDIA DynamicMIG's
+ * gpu-N-counter-set) counts through that counter set: the set's
+ * memory counter is the total and what allocated devices consume of
+ * it the use, so a GPU is counted once whatever MIG devices it is cut
+ * into (classes: each counter set once per class, when a device the
+ * class matches consumes it; its use is what any allocated device
+ * consumed).  Any other device with a capacity named "memory" (any
+ * domain) counts its capacity; allocated, all of it, or for an
+ * allowMultipleAllocations device the memory its results consumed.
+ * Namespaces count the memory of what their results hold (a
+ * partitionable device: its own consumption of the memory counter).
  *
  * gpus, gpus_used, compute: the GPU map's GPUs (gpus.h dra_gpu_map:
- * whole GPUs, static MIG parents, DynamicMIG counter sets), those with
- * compute slices held, and the mean of their utilization (compute
- * slices held / compute slices, 0..1); compute is -1 without GPUs.
- * Namespaces: GPUs where the namespace holds a part, of the fleet's,
- * and compute its share of the fleet's mean (the sum over its parts
- * of the part's compute slices / its GPU's, divided by the fleet's
- * GPUs).  Classes: 0, 0, -1.
+ * whole GPUs, static MIG parents, DynamicMIG counter sets) of usable
+ * pools, those with compute slices held, and the mean of their
+ * utilization (compute slices held / compute slices, 0..1); compute
+ * is -1 without GPUs.  Namespaces: GPUs where the namespace holds a
+ * part, of the fleet's, and compute its share of the fleet's mean
+ * (the sum over its parts of the part's compute slices / its GPU's,
+ * divided by the fleet's GPUs).  Classes: 0, 0, -1.
  *
- * counters, consumable: per name, sorted by name; nodes, pools and
- * their totals only.
+ * counters, consumable: per name, sorted by name; nodes, pools,
+ * classes and their totals (classes: the counter sets their devices
+ * consume, each once), devices of unusable pools left out.
  *
  * claims, pending: classes, claims allocated with a request of the
  * class, and claims not allocated that ask for it (firstAvailable:
- * any subrequest); namespaces, allocated and not allocated claims
- * (deleted ones not counted); 0 for nodes and pools.
+ * any subrequest); namespaces, allocated and not allocated claims.
+ * Deleted claims are not counted; a claim whose results all have
+ * adminAccess counts in both (it is a claim of the namespace and of
+ * the class) although it holds no device.  0 for nodes and pools.
  */
 struct dra_top_row {
 	/* node ("<none>": devices of no single node), class, namespace
@@ -122,6 +139,7 @@ struct dra_top_row {
 	const char		*pool;		/* pools only, else NULL */
 	const char		*node;		/* pools: the node, or NULL */
 	int64_t			 devices;
+	int64_t			 in_use;
 	int64_t			 allocated;
 	int64_t			 free;
 	int64_t			 blocked;
@@ -245,7 +263,43 @@ int	dra_top_sort(struct dra_top *t, const char *column,
 struct dra_table *dra_top_table(const struct dra_top *t, int wide,
 	    unsigned char **levels);
 
-/* The level of used / total (total <= 0: NONE). */
+/*
+ * The planner's utilization policy in whole percent: the 80% target
+ * and the 95% ceiling of gpus.h (DRA_GPU_UTIL_TARGET, _CEILING; the
+ * unit test checks they agree).
+ */
+#define DRA_TOP_TARGET_PCT	80
+#define DRA_TOP_CEILING_PCT	95
+
+/*
+ * used / total (any unit, total > 0) as `top` prints a percentage and
+ * colours it, and as doctor words its utilization, so the two never
+ * disagree.  The level: LOW below the target (used * 100 < total *
+ * 80), HIGH from the target to the ceiling inclusive (95% itself is
+ * allowed, as the planner's ceiling), OVER above; total <= 0: NONE.
+ * The text, written to buf (len bytes, 32 are enough; NULL: level
+ * only): the percentage rounded down ("7%", "100%", "250%"), except
+ * when that would print a line the value is above: 80 < x < 81 and
+ * 95 < x < 96 print the decimals that show it, rounded down, at most
+ * 6 ("95.1%" for 951 of 1000, "80.01%"; 950 of 1000 is "95%"), and
+ * closer than 0.000001% the sixth decimal rounded up, so the text is
+ * above the line whenever the level is.  total <= 0: "-".  Exact
+ * (128-bit integer arithmetic); used < 0 counts as 0.
+ */
+enum dra_top_level dra_top_percent(int64_t used, int64_t total, char *buf,
+	    size_t len);
+
+/*
+ * The same for a ratio x (0..1 and above; COMPUTE, a mean of ratios),
+ * taken in billionths (x rounded to 9 decimals, so 0.95 computed as
+ * 0.9499999999999999 is 95%); x < 0 or NaN: NONE and "-".
+ */
+enum dra_top_level dra_top_ratio_percent(double x, char *buf, size_t len);
+
+/*
+ * The level of used / total (total <= 0: NONE): dra_top_percent's when
+ * both are whole numbers below 9e15, else dra_top_ratio_percent's.
+ */
 enum dra_top_level dra_top_level(double used, double total);
 
 /*

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "buf.h"
+#include "gpus.h"
 #include "snapshot.h"
 #include "top.h"
 
@@ -490,7 +491,11 @@ test_whole_namespaces(void **state)
 	kube_snapshot_free(s);
 }
 
-/* Classes: CEL matches, allocation through the class's requests. */
+/*
+ * Classes: CEL matches, the states of the matched devices, claims
+ * through the class's requests (adminAccess ones too, as namespaces
+ * count them).
+ */
 static void
 test_whole_classes(void **state)
 {
@@ -503,9 +508,12 @@ test_whole_classes(void **state)
 	r = row_named(t, "gpu.example.com");
 	assert_int_equal(r->devices, 4);	/* gpu-0..3 */
 	assert_int_equal(r->allocated, 2);	/* a's and b/big's */
+	assert_int_equal(r->tainted, 1);	/* gpu-2 */
+	assert_int_equal(r->free, 1);		/* gpu-3: admin only */
+	assert_int_equal(r->in_use, 2);
 	assert_int_equal(r->mem_total, 320 * GI);
 	assert_int_equal(r->mem_used, 160 * GI);
-	assert_int_equal(r->claims, 2);		/* c is admin only */
+	assert_int_equal(r->claims, 3);		/* c (admin only) too */
 	assert_int_equal(r->pending, 0);
 	r = row_named(t, "nic.example.com");
 	assert_int_equal(r->devices, 1);
@@ -514,6 +522,7 @@ test_whole_classes(void **state)
 	assert_int_equal(r->pending, 1);	/* team-a/wait */
 	assert_int_equal(t->total.devices, 5);
 	assert_int_equal(t->total.allocated, 2);
+	assert_int_equal(t->total.claims, 3);
 	assert_int_equal(t->total.pending, 1);
 	assert_int_equal(t->nwarnings, 0);
 	dra_top_free(t);
@@ -540,6 +549,7 @@ test_dynamic_mig(void **state)
 	assert_int_equal(r->allocated, 2);
 	assert_int_equal(r->blocked, 2);
 	assert_int_equal(r->free, 1);
+	assert_int_equal(r->in_use, 4);
 	assert_int_equal(r->mem_used, 50 * GI);
 	assert_int_equal(r->mem_total, 80 * GI);
 	/* Counters by name, "memory" left out: 8 slices + SMs. */
@@ -565,20 +575,36 @@ test_dynamic_mig(void **state)
 	assert_string_equal(t->counters[0].set, "gpu-0-cs");
 	dra_top_free(t);
 
-	/* Classes: both see the one counter set's 80Gi. */
+	/*
+	 * Classes: both see the one counter set's 80Gi, 50Gi of it in
+	 * use.  mig: the 3g and a 1g allocated, the 7g blocked, the other
+	 * 1g free: 3 of 4 in use.  gpu: the whole-GPU device blocked by
+	 * its MIG siblings, so 1 of 1 in use (100%, over the ceiling),
+	 * as doctor's utilization counts it, although no claim of the
+	 * class holds it.
+	 */
 	t = top_of(s, DRA_TOP_CLASSES, NULL);
 	r = row_named(t, "mig");
 	assert_int_equal(r->devices, 4);
 	assert_int_equal(r->allocated, 2);
+	assert_int_equal(r->blocked, 1);
+	assert_int_equal(r->free, 1);
+	assert_int_equal(r->in_use, 3);
 	assert_int_equal(r->mem_total, 80 * GI);
 	assert_int_equal(r->mem_used, 50 * GI);
 	r = row_named(t, "gpu");
 	assert_int_equal(r->devices, 1);
 	assert_int_equal(r->allocated, 0);
+	assert_int_equal(r->blocked, 1);
+	assert_int_equal(r->in_use, 1);
+	assert_int_equal(dra_top_percent(r->in_use, r->devices - r->unusable,
+	    NULL, 0), DRA_TOP_LEVEL_OVER);
 	assert_int_equal(r->mem_total, 80 * GI);
-	assert_int_equal(r->mem_used, 0);
+	assert_int_equal(r->mem_used, 50 * GI);
 	assert_int_equal(t->total.devices, 5);
+	assert_int_equal(t->total.in_use, 4);
 	assert_int_equal(t->total.mem_total, 80 * GI);
+	assert_int_equal(t->total.mem_used, 50 * GI);
 	dra_top_free(t);
 
 	/* Namespaces: team-a 40Gi, team-b 10Gi of the cluster's 80Gi. */
@@ -622,8 +648,11 @@ test_consumable_incomplete(void **state)
 	assert_int_equal(r->devices, 1);
 	assert_int_equal(r->unusable, 1);
 	assert_int_equal(r->free, 0);
+	assert_int_equal(r->in_use, 0);
+	/* An unusable pool's memory is left out. */
+	assert_int_equal(r->mem_total, 0);
 	assert_int_equal(t->total.unusable, 1);
-	assert_int_equal(t->total.mem_total, 80 * GI);
+	assert_int_equal(t->total.mem_total, 40 * GI);
 	dra_top_free(t);
 
 	/* The namespace holds the one device once, 30Gi of it. */
@@ -778,6 +807,74 @@ test_sort_table(void **state)
 	kube_snapshot_free(s);
 }
 
+/*
+ * Percent text and level agree: a value above a line never prints as
+ * the line (951 of 1000 is over the 95% ceiling: "95.1%", red; 950 is
+ * "95%", yellow), decimals only next to the lines, rounded down.
+ */
+static void
+test_percent(void **state)
+{
+	char	p[32];
+
+	(void)state;
+	assert_int_equal(DRA_TOP_TARGET_PCT,
+	    (int)(DRA_GPU_UTIL_TARGET * 100 + 0.5));
+	assert_int_equal(DRA_TOP_CEILING_PCT,
+	    (int)(DRA_GPU_UTIL_CEILING * 100 + 0.5));
+	assert_int_equal(dra_top_percent(951, 1000, p, sizeof p),
+	    DRA_TOP_LEVEL_OVER);
+	assert_string_equal(p, "95.1%");
+	assert_int_equal(dra_top_percent(950, 1000, p, sizeof p),
+	    DRA_TOP_LEVEL_HIGH);
+	assert_string_equal(p, "95%");
+	assert_int_equal(dra_top_percent(9501, 10000, p, sizeof p),
+	    DRA_TOP_LEVEL_OVER);
+	assert_string_equal(p, "95.01%");
+	assert_int_equal(dra_top_percent(959, 1000, p, sizeof p),
+	    DRA_TOP_LEVEL_OVER);
+	assert_string_equal(p, "95.9%");
+	assert_int_equal(dra_top_percent(96, 100, p, sizeof p),
+	    DRA_TOP_LEVEL_OVER);
+	assert_string_equal(p, "96%");
+	/* 95 + 1e-9 %: closer than 6 decimals show, rounded up. */
+	assert_int_equal(dra_top_percent(95000000001LL, 100000000000LL, p,
+	    sizeof p), DRA_TOP_LEVEL_OVER);
+	assert_string_equal(p, "95.000001%");
+	/* The target: 80% itself is yellow; just under is 79%, green. */
+	assert_int_equal(dra_top_percent(80, 100, p, sizeof p),
+	    DRA_TOP_LEVEL_HIGH);
+	assert_string_equal(p, "80%");
+	assert_int_equal(dra_top_percent(7999, 10000, p, sizeof p),
+	    DRA_TOP_LEVEL_LOW);
+	assert_string_equal(p, "79%");
+	assert_int_equal(dra_top_percent(805, 1000, p, sizeof p),
+	    DRA_TOP_LEVEL_HIGH);
+	assert_string_equal(p, "80.5%");
+	/* Elsewhere rounded down, as kube-capacity; none without total. */
+	assert_int_equal(dra_top_percent(2, 208, p, sizeof p),
+	    DRA_TOP_LEVEL_LOW);
+	assert_string_equal(p, "0%");
+	assert_int_equal(dra_top_percent(1, 0, p, sizeof p),
+	    DRA_TOP_LEVEL_NONE);
+	assert_string_equal(p, "-");
+	/* Huge totals do not overflow (16Pi in thousandths). */
+	assert_int_equal(dra_top_percent(INT64_MAX / 2, INT64_MAX, p,
+	    sizeof p), DRA_TOP_LEVEL_LOW);
+	assert_string_equal(p, "49%");
+	/* Ratios: 0.95 from a floating sum is the line, not above it. */
+	assert_int_equal(dra_top_ratio_percent(0.1 * 3 + 0.65, p, sizeof p),
+	    DRA_TOP_LEVEL_HIGH);
+	assert_string_equal(p, "95%");
+	assert_int_equal(dra_top_ratio_percent(0.9512, p, sizeof p),
+	    DRA_TOP_LEVEL_OVER);
+	assert_string_equal(p, "95.1%");
+	assert_int_equal(dra_top_ratio_percent(-1, p, sizeof p),
+	    DRA_TOP_LEVEL_NONE);
+	assert_string_equal(p, "-");
+	assert_int_equal(dra_top_level(951, 1000), DRA_TOP_LEVEL_OVER);
+}
+
 static void
 test_prom_escape(void **state)
 {
@@ -841,7 +938,7 @@ test_prometheus_pools(void **state)
 "kubectl_dra_gpu_memory_bytes_total{driver=\"gpu.example.com\",pool=\"s1\","
 "node=\"s1\"} 42949672960\n"
 "kubectl_dra_gpu_memory_bytes_total{driver=\"gpu.example.com\",pool=\"s2\","
-"node=\"s2\"} 42949672960\n";
+"node=\"s2\"} 0\n";
 	struct kube_snapshot	*s = load_text(shared_yaml);
 	struct dra_top		*t = top_of(s, DRA_TOP_POOLS, NULL);
 	char			*text, *p;
@@ -941,6 +1038,7 @@ main(void)
 		cmocka_unit_test(test_consumable_incomplete),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_sort_table),
+		cmocka_unit_test(test_percent),
 		cmocka_unit_test(test_prom_escape),
 		cmocka_unit_test(test_prometheus_pools),
 		cmocka_unit_test(test_json),
