@@ -157,6 +157,16 @@ static enum dra_ret check_stale(struct apply_run *, const cJSON *);
 static char	*apply_path(const char *, int, int);
 static enum dra_ret run_apply(struct apply_run *);
 static char	*collection_of(const char *);
+static int	 create_object(struct apply_run *,
+		    const struct dra_apply_item *, struct dra_backup_obj *,
+		    struct dra_err *);
+static int	 owner_send(struct apply_run *, const char *, const cJSON *,
+		    cJSON *(*)(const void *, const cJSON *), const void *,
+		    struct dra_err *);
+static cJSON	*mk_owner_patch(const void *, const cJSON *);
+static cJSON	*mk_label_owners(const void *, const cJSON *);
+static int	 owner_fix(struct apply_run *, const char *, const cJSON *,
+		    struct dra_err *);
 static int	 rollback_send(struct apply_run *,
 		    const struct dra_backup_obj *,
 		    const struct dra_rollback_step *, int, cJSON **,
@@ -628,8 +638,13 @@ run_apply(struct apply_run *r)
 	char			*path, *missing = NULL, defname[64];
 	const char		*verb;
 	size_t			 i, j, nbad = 0, ndone = 0, counts[3] = { 0 };
+	size_t			 failed_at = (size_t)-1;
 	int			 rc, *nsok = NULL, stopped = 0, diffs = 0;
+	int			 raced;
 	time_t			 now;
+	static const char	 raced_msg[] = "created by someone else "
+				    "after it was read: applied to it, not "
+				    "recorded as created (a rollback leaves it)";
 
 	memset(&items, 0, sizeof items);
 	memset(&bk, 0, sizeof bk);
@@ -846,20 +861,56 @@ run_apply(struct apply_run *r)
 		dry = st[i].result;
 		dry_change = st[i].change;
 		st[i].result = NULL;
-		path = apply_path(it->path, 0, ctx->opts.force_conflicts);
-		rc = request(r->c, "PATCH", path,
-		    "application/apply-patch+yaml", it->body, &st[i].result,
-		    &err);
-		free(path);
+		raced = 0;
+		rc = KUBE_OK;
+		if (st[i].live == NULL) {
+			/*
+			 * Absent when read: created by a POST, which fails
+			 * with 409 AlreadyExists when someone made it in
+			 * between, so that only an object this apply made
+			 * has its uid recorded (and a rollback deletes
+			 * nothing else).  Journaled before going on.
+			 */
+			rc = create_object(r, it, &bk.v[i], &err);
+			if (rc == KUBE_E_CONFLICT && strcmp(err.reason,
+			    "AlreadyExists") == 0) {
+				raced = 1;
+				rc = KUBE_OK;
+			} else if (rc == KUBE_OK && backup_write(r->backup,
+			    &bk, 0, &err) != KUBE_OK) {
+				cJSON_Delete(dry);
+				dra_error("%s: %s: the journal of what was "
+				    "created could not be written", name,
+				    err.msg);
+				summary_add(r, it->kind_name, it->ns, it->name,
+				    "created", err.msg);
+				failed_at = i;
+				stopped = 1;
+				break;
+			}
+		}
+		if (rc == KUBE_OK) {
+			path = apply_path(it->path, 0,
+			    ctx->opts.force_conflicts);
+			rc = request(r->c, "PATCH", path,
+			    "application/apply-patch+yaml", it->body,
+			    &st[i].result, &err);
+			free(path);
+		}
 		if (rc != KUBE_OK) {
 			cJSON_Delete(dry);
 			set_problem(&st[i], &err);
 			summary_add(r, it->kind_name, it->ns, it->name,
 			    result_name(st[i].result_kind), st[i].msg);
 			dra_error("%s: %s", name, st[i].msg);
+			failed_at = i;
 			stopped = 1;
 			break;
 		}
+		if (bk.v[i].uid != NULL && owner_fix(r, it->path,
+		    st[i].result, &err) != KUBE_OK)
+			dra_warning("%s: kubectl-dra still owns its fields "
+			    "through Update too: %s", name, err.msg);
 		/*
 		 * Against the object read before; but when the dry run
 		 * found nothing to change and the apply gave what the dry
@@ -871,22 +922,17 @@ run_apply(struct apply_run *r)
 		    st[i].result) == DRA_CHANGE_UNCHANGED)
 			st[i].change = DRA_CHANGE_UNCHANGED;
 		cJSON_Delete(dry);
+		if (raced)
+			st[i].change = DRA_CHANGE_CONFIGURED;
 		bk.v[i].applied = 1;
-		if (!bk.v[i].present) {
-			const char *uid = cJSON_GetStringValue(
-			    cJSON_GetObjectItemCaseSensitive(
-			    cJSON_GetObjectItemCaseSensitive(st[i].result,
-			    "metadata"), "uid"));
-
-			if (uid != NULL)
-				bk.v[i].uid = xstrdup(uid);
-		}
 		ndone++;
 		summary_add(r, it->kind_name, it->ns, it->name,
-		    dra_apply_change_name(st[i].change), NULL);
+		    dra_apply_change_name(st[i].change), raced ? raced_msg :
+		    NULL);
 		if (r->summary == NULL)
-			printf("%s %s\n", name,
-			    dra_apply_change_name(st[i].change));
+			printf("%s %s%s%s\n", name,
+			    dra_apply_change_name(st[i].change), raced ?
+			    ": " : "", raced ? raced_msg : "");
 		fflush(stdout);
 		if (backup_write(r->backup, &bk, 0, &err) != KUBE_OK) {
 			dra_error("%s: the journal of what was applied "
@@ -912,7 +958,7 @@ run_apply(struct apply_run *r)
 		    sizeof name);
 		verb = bk.v[j].applied ? "applied" : "not applied";
 		fprintf(stderr, "  %-11s  %s\n", verb, name);
-		if (!bk.v[j].applied && j != i)
+		if (!bk.v[j].applied && j != failed_at)
 			summary_add(r, items.v[j].kind_name, items.v[j].ns,
 			    items.v[j].name, result_name(ST_NOT_APPLIED),
 			    NULL);
@@ -943,6 +989,95 @@ collection_of(const char *path)
 	const char	*slash = strrchr(path, '/');
 
 	return xstrndup(path, (size_t)(slash - path));
+}
+
+/*
+ * Create it with a POST (never an update: 409 AlreadyExists when it
+ * exists) and record the uid the 201 answer gives in o.
+ */
+static int
+create_object(struct apply_run *r, const struct dra_apply_item *it,
+    struct dra_backup_obj *o, struct dra_err *err)
+{
+	cJSON		*res = NULL;
+	const char	*uid;
+	char		*coll, *path;
+	int		 rc;
+
+	coll = collection_of(it->path);
+	path = xasprintf("%s?fieldManager=%s&fieldValidation=Strict", coll,
+	    DRA_APPLY_FIELD_MANAGER);
+	free(coll);
+	rc = request(r->c, "POST", path, "application/json", it->body, &res,
+	    err);
+	free(path);
+	if (rc == KUBE_OK) {
+		uid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(res, "metadata"),
+		    "uid"));
+		if (uid != NULL && *uid != '\0')
+			o->uid = xstrdup(uid);
+		else
+			rc = dra_err_set(err, KUBE_E_PARSE, "POST %s: the "
+			    "answer has no metadata.uid", it->path);
+	}
+	cJSON_Delete(res);
+	return rc;
+}
+
+/*
+ * A field-owner merge patch at path: body (NULL: nothing to do) made
+ * by mk from the object now; on 409 (someone wrote in between) read
+ * it again and retry, up to APPLY_TRIES times.
+ */
+static int
+owner_send(struct apply_run *r, const char *opath, const cJSON *now,
+    cJSON *(*mk)(const void *, const cJSON *), const void *arg,
+    struct dra_err *err)
+{
+	cJSON	*cur, *body;
+	char	*path;
+	int	 rc = KUBE_OK, tries;
+
+	path = xasprintf("%s?fieldManager=%s", opath,
+	    DRA_APPLY_FIELD_MANAGER);
+	cur = cJSON_Duplicate(now, 1);
+	for (tries = 0; cur != NULL; tries++) {
+		if ((body = mk(arg, cur)) == NULL)
+			break;
+		rc = request(r->c, "PATCH", path,
+		    "application/merge-patch+json", body, NULL, err);
+		cJSON_Delete(body);
+		if (rc != KUBE_E_CONFLICT || tries == APPLY_TRIES)
+			break;
+		cJSON_Delete(cur);
+		if ((rc = get_object(r->c, opath, &cur, err)) != KUBE_OK)
+			break;
+	}
+	cJSON_Delete(cur);
+	free(path);
+	return rc;
+}
+
+static cJSON *
+mk_owner_patch(const void *arg, const cJSON *now)
+{
+	(void)arg;
+	return dra_apply_owner_patch(now);
+}
+
+static cJSON *
+mk_label_owners(const void *arg, const cJSON *now)
+{
+	return dra_rollback_label_owners(arg, now);
+}
+
+/* A created object: kubectl-dra owns it through Apply only. */
+static int
+owner_fix(struct apply_run *r, const char *path, const cJSON *now,
+    struct dra_err *err)
+{
+	return owner_send(r, path, now, mk_owner_patch, NULL, err);
 }
 
 /* Send rollback step s of o; the answer into *out. */
@@ -1074,6 +1209,7 @@ run_rollback(struct apply_run *r)
 	struct dra_err			 err;
 	enum dra_ret			 ret = DRA_RET_OK;
 	cJSON				*doc = NULL, *res;
+	struct sigaction		 sa, old[3];
 	char				 name[600], fname[600], tmpl[2][64];
 	size_t				 i, k, nbad = 0, ndone = 0;
 	size_t				 nchange = 0;
@@ -1182,11 +1318,24 @@ run_rollback(struct apply_run *r)
 			    ctx->prog, r->file);
 		goto out;
 	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old[0]);
+	sigaction(SIGTERM, &sa, &old[1]);
+	sigaction(SIGHUP, &sa, &old[2]);
+	apply_signal = 0;
 	for (k = bk.n; k-- > 0;) {
 		if (steps[k].action == DRA_RB_NOTHING ||
 		    steps[k].action == DRA_RB_KEEP)
 			continue;
 		obj_name(bk.v[k].display, bk.v[k].ns, name, sizeof name);
+		if (apply_signal != 0) {
+			dra_error("interrupted by signal %d",
+			    (int)apply_signal);
+			stopped = 1;
+			break;
+		}
 		/*
 		 * A PUT names the resourceVersion it read: when a
 		 * controller wrote in between (a quota's status), read
@@ -1196,9 +1345,19 @@ run_rollback(struct apply_run *r)
 			res = NULL;
 			rc = rollback_send(r, &bk.v[k], &steps[k], 0, &res,
 			    &err);
-			if (rc == KUBE_OK && steps[k].action ==
-			    DRA_RB_RESTORE)
+			/*
+			 * The owners as they were: a restored or re-created
+			 * object's from the backup, a Node's labels'
+			 * (never kubectl-dra through Update).
+			 */
+			if (rc == KUBE_OK && (steps[k].action ==
+			    DRA_RB_RESTORE || steps[k].action ==
+			    DRA_RB_RECREATE))
 				rc = restore_owners(r, &bk.v[k], res, &err);
+			else if (rc == KUBE_OK && steps[k].action ==
+			    DRA_RB_LABELS)
+				rc = owner_send(r, bk.v[k].path, res,
+				    mk_label_owners, &bk.v[k], &err);
 			cJSON_Delete(res);
 			if (rc != KUBE_E_CONFLICT || tries == APPLY_TRIES ||
 			    steps[k].action != DRA_RB_RESTORE)
@@ -1227,11 +1386,27 @@ run_rollback(struct apply_run *r)
 		if (r->summary == NULL)
 			printf("%s %s\n", name, st[k].verb);
 	}
+	sigaction(SIGINT, &old[0], NULL);
+	sigaction(SIGTERM, &old[1], NULL);
+	sigaction(SIGHUP, &old[2], NULL);
 	if (stopped) {
-		fprintf(stderr, "Rollback stopped after %zu of %zu changes; "
-		    "run it again to finish (what is already as before is "
-		    "left as it is):\n  %s apply --rollback %s --yes\n",
-		    ndone, nchange, ctx->prog, r->file);
+		fprintf(stderr, "Rollback stopped after %zu of %zu changes:\n",
+		    ndone, nchange);
+		for (i = bk.n; i-- > 0;) {
+			if (steps[i].action == DRA_RB_NOTHING ||
+			    steps[i].action == DRA_RB_KEEP)
+				continue;
+			obj_name(bk.v[i].display, bk.v[i].ns, name,
+			    sizeof name);
+			fprintf(stderr, "  %-15s  %s\n", st[i].verb != NULL ?
+			    st[i].verb : "not rolled back", name);
+			if (st[i].verb == NULL && st[i].msg == NULL)
+				summary_add(r, bk.v[i].kind, bk.v[i].ns,
+				    bk.v[i].name, "not-rolled-back", NULL);
+		}
+		fprintf(stderr, "Run it again to finish (what is already as "
+		    "before is left as it is):\n  %s apply --rollback %s "
+		    "--yes\n", ctx->prog, r->file);
 		ret = DRA_RET_ERROR;
 	}
 

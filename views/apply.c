@@ -81,7 +81,12 @@ static int	 str_cmp(const void *, const void *);
 static const char *mode_name(enum plan_mig_mode);
 static const struct plan_gpu *inv_gpu(const struct plan_inventory *,
 		    const char *, const char *);
-static int	 owns_by_apply(const cJSON *);
+static const cJSON *managed_fields(const cJSON *);
+static cJSON	*owner_body(const cJSON *, cJSON *);
+static cJSON	*label_set(cJSON *, int);
+static void	 prune_entry(cJSON *, cJSON *);
+static int	 same_str(const char *, const char *);
+static cJSON	*entry_find(cJSON *, const cJSON *);
 
 static int
 fail(struct dra_err *err, const char *fmt, ...)
@@ -874,6 +879,14 @@ bk_obj(const cJSON *e, size_t i, struct dra_backup_obj *o,
 		o->present = 1;
 	else if (strcmp(state, "absent") != 0)
 		return fail(err, "%s.state: expected present or absent", p);
+	if (k->kind == DRA_APPLY_NODE && !o->present)
+		return fail(err, "%s.state: a Node apply labels was present "
+		    "(apply never creates one)", p);
+	if (o->present && uid != NULL)
+		return fail(err, "%s.createdUID: only an object that was "
+		    "absent can have been created", p);
+	if (uid != NULL && *uid == '\0')
+		return fail(err, "%s.createdUID: empty", p);
 	v = cJSON_GetObjectItemCaseSensitive(e, "applied");
 	if (v != NULL && !cJSON_IsBool(v))
 		return fail(err, "%s.applied: expected true or false", p);
@@ -914,7 +927,7 @@ dra_backup_decode(const cJSON *doc, struct dra_backup *b, struct dra_err *err)
 {
 	const cJSON	*x, *a, *e;
 	const char	*s;
-	size_t		 i = 0;
+	size_t		 i = 0, j;
 	int		 rc = KUBE_OK;
 
 	memset(b, 0, sizeof *b);
@@ -943,9 +956,18 @@ dra_backup_decode(const cJSON *doc, struct dra_backup *b, struct dra_err *err)
 		b->context = xstrdup(s);
 	if ((s = bk_str(x, "spec", "plan", 0, &rc, err)) != NULL)
 		b->plan = xstrdup(s);
+	s = bk_str(x, "spec", "fieldManager", 0, &rc, err);
+	if (s != NULL && strcmp(s, DRA_APPLY_FIELD_MANAGER) != 0)
+		return fail(err, "spec.fieldManager: expected \"%s\"",
+		    DRA_APPLY_FIELD_MANAGER);
 	x = cJSON_GetObjectItemCaseSensitive(doc, "status");
-	if ((s = bk_str(x, "status", "phase", 0, &rc, err)) != NULL)
+	if ((s = bk_str(x, "status", "phase", 0, &rc, err)) != NULL) {
+		if (strcmp(s, "prepared") != 0 && strcmp(s, "applying") != 0 &&
+		    strcmp(s, "complete") != 0 && strcmp(s, "stopped") != 0)
+			return fail(err, "status.phase: expected prepared, "
+			    "applying, complete or stopped");
 		b->phase = xstrdup(s);
+	}
 	if (rc != KUBE_OK)
 		return rc;
 	a = cJSON_GetObjectItemCaseSensitive(doc, "objects");
@@ -958,6 +980,11 @@ dra_backup_decode(const cJSON *doc, struct dra_backup *b, struct dra_err *err)
 		b->n = ++i;
 		if (rc != KUBE_OK)
 			return rc;
+		for (j = 0; j + 1 < i; j++)
+			if (strcmp(b->v[j].path, b->v[i - 1].path) == 0)
+				return fail(err, "objects[%zu]: %s is named "
+				    "twice (also objects[%zu])", i - 1,
+				    b->v[i - 1].path, j);
 	}
 	return KUBE_OK;
 }
@@ -991,24 +1018,169 @@ dra_backup_free(struct dra_backup *b)
 
 /* Rollback. */
 
-/* kubectl-dra owns fields of obj through server-side apply. */
-static int
-owns_by_apply(const cJSON *obj)
+/* The managedFields list of obj, or NULL. */
+static const cJSON *
+managed_fields(const cJSON *obj)
 {
-	const cJSON	*mf, *e;
-	const char	*m, *op;
+	const cJSON	*mf = cJSON_GetObjectItemCaseSensitive(
+			    cJSON_GetObjectItemCaseSensitive(obj, "metadata"),
+			    "managedFields");
 
-	mf = cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(obj, "metadata"),
-	    "managedFields");
-	cJSON_ArrayForEach(e, mf) {
+	return cJSON_IsArray(mf) ? mf : NULL;
+}
+
+/* {"metadata":{"resourceVersion":RV,"managedFields":mf}}; takes mf. */
+static cJSON *
+owner_body(const cJSON *now, cJSON *mf)
+{
+	cJSON		*body, *meta;
+	const char	*rv = meta_str(now, "resourceVersion");
+
+	body = cJSON_CreateObject();
+	meta = cJSON_AddObjectToObject(body, "metadata");
+	if (rv != NULL)
+		cJSON_AddStringToObject(meta, "resourceVersion", rv);
+	cJSON_AddItemToObject(meta, "managedFields", mf);
+	return body;
+}
+
+cJSON *
+dra_apply_owner_patch(const cJSON *obj)
+{
+	const cJSON	*e;
+	cJSON		*out;
+	const char	*m, *op;
+	int		 dropped = 0;
+
+	out = cJSON_CreateArray();
+	cJSON_ArrayForEach(e, managed_fields(obj)) {
 		m = str_of(e, "manager");
 		op = str_of(e, "operation");
 		if (m != NULL && op != NULL && strcmp(m,
-		    DRA_APPLY_FIELD_MANAGER) == 0 && strcmp(op, "Apply") == 0)
-			return 1;
+		    DRA_APPLY_FIELD_MANAGER) == 0 && strcmp(op, "Update") == 0)
+			dropped++;
+		else
+			cJSON_AddItemToArray(out, cJSON_Duplicate(e, 1));
 	}
-	return 0;
+	/* An empty list would mean "unchanged" to the API server. */
+	if (dropped == 0 || out->child == NULL) {
+		cJSON_Delete(out);
+		return NULL;
+	}
+	return owner_body(obj, out);
+}
+
+/* fieldsV1.f:metadata.f:labels of a managedFields entry. */
+static cJSON *
+label_set(cJSON *e, int create)
+{
+	static const char *const keys[] = { "fieldsV1", "f:metadata",
+	    "f:labels" };
+	cJSON	*v = e, *n;
+	size_t	 i;
+
+	for (i = 0; i < 3 && v != NULL; i++) {
+		n = cJSON_GetObjectItemCaseSensitive(v, keys[i]);
+		if (n == NULL && create)
+			n = cJSON_AddObjectToObject(v, keys[i]);
+		v = cJSON_IsObject(n) ? n : NULL;
+	}
+	return v;
+}
+
+/* Drop what removing a label left empty; the entry itself if nothing. */
+static void
+prune_entry(cJSON *list, cJSON *e)
+{
+	cJSON	*fv = cJSON_GetObjectItemCaseSensitive(e, "fieldsV1");
+	cJSON	*md = cJSON_GetObjectItemCaseSensitive(fv, "f:metadata");
+	cJSON	*fl = cJSON_GetObjectItemCaseSensitive(md, "f:labels");
+
+	if (fl != NULL && fl->child == NULL)
+		cJSON_DeleteItemFromObjectCaseSensitive(md, "f:labels");
+	if (md != NULL && md->child == NULL)
+		cJSON_DeleteItemFromObjectCaseSensitive(fv, "f:metadata");
+	if (fv != NULL && fv->child == NULL)
+		cJSON_Delete(cJSON_DetachItemViaPointer(list, e));
+}
+
+static int
+same_str(const char *a, const char *b)
+{
+	return a == NULL ? b == NULL : b != NULL && strcmp(a, b) == 0;
+}
+
+/* The entry of list with b's manager, operation and subresource. */
+static cJSON *
+entry_find(cJSON *list, const cJSON *b)
+{
+	cJSON	*e;
+
+	cJSON_ArrayForEach(e, list)
+		if (same_str(str_of(e, "manager"), str_of(b, "manager")) &&
+		    same_str(str_of(e, "operation"), str_of(b, "operation")) &&
+		    same_str(str_of(e, "subresource"),
+		    str_of(b, "subresource")))
+			return e;
+	return NULL;
+}
+
+cJSON *
+dra_rollback_label_owners(const struct dra_backup_obj *o, const cJSON *now)
+{
+	const cJSON	*mf, *l, *b;
+	cJSON		*out, *e, *next, *fl;
+	char		*key;
+	int		 same;
+
+	if (o->labels == NULL || now == NULL)
+		return NULL;
+	mf = managed_fields(now);
+	out = mf != NULL ? cJSON_Duplicate(mf, 1) : cJSON_CreateArray();
+	/* No one owns a label the plan set... */
+	cJSON_ArrayForEach(l, o->labels) {
+		key = xasprintf("f:%s", l->string);
+		for (e = out->child; e != NULL; e = next) {
+			next = e->next;
+			fl = label_set(e, 0);
+			if (fl == NULL || !cJSON_HasObjectItem(fl, key))
+				continue;
+			cJSON_DeleteItemFromObjectCaseSensitive(fl, key);
+			prune_entry(out, e);
+		}
+		free(key);
+	}
+	/* ...but those that owned it before, when it had a value. */
+	cJSON_ArrayForEach(l, o->labels) {
+		if (!cJSON_IsString(l))
+			continue;
+		key = xasprintf("f:%s", l->string);
+		cJSON_ArrayForEach(b, managed_fields(o->object)) {
+			fl = label_set((cJSON *)b, 0);
+			if (fl == NULL || !cJSON_HasObjectItem(fl, key))
+				continue;
+			if ((e = entry_find(out, b)) == NULL) {
+				e = cJSON_Duplicate(b, 1);
+				cJSON_ReplaceItemInObjectCaseSensitive(e,
+				    "fieldsV1", cJSON_CreateObject());
+				cJSON_AddItemToArray(out, e);
+			}
+			fl = label_set(e, 1);
+			if (!cJSON_HasObjectItem(fl, key))
+				cJSON_AddItemToObject(fl, key,
+				    cJSON_CreateObject());
+		}
+		free(key);
+	}
+	if (mf != NULL)
+		same = cJSON_Compare(out, mf, 1);
+	else
+		same = out->child == NULL;
+	if (same || out->child == NULL) {
+		cJSON_Delete(out);
+		return NULL;
+	}
+	return owner_body(now, out);
 }
 
 void
@@ -1046,11 +1218,16 @@ dra_rollback_step(const struct dra_backup_obj *o, const cJSON *live,
 			    "alone", uid != NULL ? uid : "(none)", o->uid);
 			return;
 		}
-		if (o->uid == NULL && !owns_by_apply(live)) {
+		/*
+		 * Only a uid the apply recorded when its create answered
+		 * 201 proves the object is its own: a later apply (or a
+		 * writer racing this one) may have labelled and applied
+		 * an object someone else created.
+		 */
+		if (o->uid == NULL) {
 			st->action = DRA_RB_KEEP;
-			st->why = xasprintf("%s applied no field of it: not "
-			    "created by this apply, left alone",
-			    DRA_APPLY_FIELD_MANAGER);
+			st->why = xstrdup("this apply recorded no uid of it "
+			    "(it did not create it): left alone");
 			return;
 		}
 		st->action = DRA_RB_DELETE;
@@ -1060,6 +1237,13 @@ dra_rollback_step(const struct dra_backup_obj *o, const cJSON *live,
 		if (uid != NULL)
 			cJSON_AddStringToObject(cJSON_AddObjectToObject(
 			    st->body, "preconditions"), "uid", uid);
+		return;
+	}
+	if (live == NULL && o->labels != NULL) {
+		/* A Node is the kubelet's: never made from a backup. */
+		st->action = DRA_RB_KEEP;
+		st->why = xstrdup("the node no longer exists: a rollback "
+		    "never re-creates a Node, its labels are not restored");
 		return;
 	}
 	if (live == NULL) {

@@ -245,6 +245,20 @@ int	dra_backup_decode(const struct cJSON *doc, struct dra_backup *b,
 
 void	dra_backup_free(struct dra_backup *b);
 
+/*
+ * After apply created obj (the answer of its create-only POST,
+ * borrowed) and applied it: the JSON merge patch that removes the
+ * managedFields entries of kubectl-dra with operation Update that the
+ * POST left, so that kubectl-dra owns the object through Apply only,
+ * as a server-side apply that created it would ({"metadata":
+ * {"resourceVersion": obj's, "managedFields": [the other entries]}};
+ * the resourceVersion makes it fail with 409 when someone wrote in
+ * between).  The API server takes a write's managedFields as given
+ * when they differ and no value changes.  NULL when there is no such
+ * entry or no other entry would be left.  The caller deletes it.
+ */
+struct cJSON *dra_apply_owner_patch(const struct cJSON *obj);
+
 /* What rolling one object back does. */
 enum dra_rollback_action {
 	DRA_RB_NOTHING,		/* already as in the backup */
@@ -267,9 +281,11 @@ struct dra_rollback_step {
  *  - absent then and now: NOTHING;
  *  - absent then, present now: DELETE with preconditions.uid = live's
  *    uid, only when live carries app.kubernetes.io/managed-by:
- *    kubectl-dra and has the uid the backup recorded (when it
- *    recorded one; else kubectl-dra must own fields of it by Apply);
- *    otherwise KEEP, saying why;
+ *    kubectl-dra and has the uid the backup recorded as created by
+ *    that apply (createdUID); without a recorded uid, or with another,
+ *    KEEP, saying why: a rollback never deletes what it did not
+ *    create;
+ *  - a Node gone: KEEP (a Node is never re-created);
  *  - present then, absent now: RECREATE with the backup's object
  *    (without resourceVersion, uid, managedFields, status);
  *  - a Node: LABELS, a JSON merge patch putting back each label the
@@ -284,5 +300,20 @@ void	dra_rollback_step(const struct dra_backup_obj *o,
 	    const struct cJSON *live, struct dra_rollback_step *st);
 
 void	dra_rollback_step_free(struct dra_rollback_step *st);
+
+/*
+ * After a Node's labels were put back (now: the Node the merge patch
+ * answered, borrowed): the JSON merge patch that gives each label the
+ * plan set its owners again.  Every managedFields entry of now loses
+ * the labels of o->labels (an entry left empty goes); each label that
+ * had a value before is owned again by the entries (same manager,
+ * operation and subresource) that owned it in o->object, added back
+ * when they are gone.  So kubectl-dra owns none of them, through
+ * Update or Apply, unless it did before.  Body as
+ * dra_apply_owner_patch(), at now's resourceVersion; NULL when the
+ * owners already are so (or o is not a Node).  The caller deletes it.
+ */
+struct cJSON *dra_rollback_label_owners(const struct dra_backup_obj *o,
+	    const struct cJSON *now);
 
 #endif

@@ -520,6 +520,49 @@ test_backup(void **state)
 	    "labels the plan sets, with their values before)");
 	dra_backup_free(&b2);
 	cJSON_Delete(bad);
+	/* A uid of an object that was there: apply did not create it. */
+	bad = cJSON_Duplicate(doc, 1);
+	cJSON_AddStringToObject(at(bad, "objects.1"), "createdUID", "q-1");
+	assert_int_equal(dra_backup_decode(bad, &b2, &err), KUBE_E_PARSE);
+	assert_string_equal(err.msg, "objects[1].createdUID: only an object "
+	    "that was absent can have been created");
+	dra_backup_free(&b2);
+	cJSON_Delete(bad);
+	/* A Node absent: never created, never deleted. */
+	bad = cJSON_Duplicate(doc, 1);
+	cJSON_ReplaceItemInObjectCaseSensitive(at(bad, "objects.3"), "state",
+	    cJSON_CreateString("absent"));
+	cJSON_DeleteItemFromObjectCaseSensitive(at(bad, "objects.3"),
+	    "object");
+	assert_int_equal(dra_backup_decode(bad, &b2, &err), KUBE_E_PARSE);
+	assert_string_equal(err.msg, "objects[3].state: a Node apply labels "
+	    "was present (apply never creates one)");
+	dra_backup_free(&b2);
+	cJSON_Delete(bad);
+	bad = cJSON_Duplicate(doc, 1);
+	cJSON_AddItemToArray(at(bad, "objects"), cJSON_Duplicate(at(bad,
+	    "objects.0"), 1));
+	assert_int_equal(dra_backup_decode(bad, &b2, &err), KUBE_E_PARSE);
+	assert_string_equal(err.msg, "objects[4]: /apis/scheduling.k8s.io/v1/"
+	    "priorityclasses/high-ai is named twice (also objects[0])");
+	dra_backup_free(&b2);
+	cJSON_Delete(bad);
+	bad = cJSON_Duplicate(doc, 1);
+	cJSON_ReplaceItemInObjectCaseSensitive(at(bad, "status"), "phase",
+	    cJSON_CreateString("bogus"));
+	assert_int_equal(dra_backup_decode(bad, &b2, &err), KUBE_E_PARSE);
+	assert_string_equal(err.msg, "status.phase: expected prepared, "
+	    "applying, complete or stopped");
+	dra_backup_free(&b2);
+	cJSON_Delete(bad);
+	bad = cJSON_Duplicate(doc, 1);
+	cJSON_ReplaceItemInObjectCaseSensitive(at(bad, "spec"), "fieldManager",
+	    cJSON_CreateString("other"));
+	assert_int_equal(dra_backup_decode(bad, &b2, &err), KUBE_E_PARSE);
+	assert_string_equal(err.msg, "spec.fieldManager: expected "
+	    "\"kubectl-dra\"");
+	dra_backup_free(&b2);
+	cJSON_Delete(bad);
 	bad = cJSON_Duplicate(doc, 1);
 	cJSON_DeleteItemFromObjectCaseSensitive(at(bad, "spec"), "server");
 	assert_int_equal(dra_backup_decode(bad, &b2, &err), KUBE_E_PARSE);
@@ -675,10 +718,16 @@ test_rollback(void **state)
 	assert_string_equal(st.why, "its uid u-2 is not the one apply "
 	    "created (u-1): made again by someone else, left alone");
 	dra_rollback_step_free(&st);
-	/* No uid recorded (stopped before the journal): ours by Apply. */
+	/*
+	 * No uid recorded: someone else created it (a later apply may
+	 * have labelled it and own fields of it through Apply): kept.
+	 */
 	o.uid = NULL;
 	dra_rollback_step(&o, live, &st);
-	assert_int_equal(st.action, DRA_RB_DELETE);
+	assert_int_equal(st.action, DRA_RB_KEEP);
+	assert_null(st.body);
+	assert_string_equal(st.why, "this apply recorded no uid of it (it "
+	    "did not create it): left alone");
 	dra_rollback_step_free(&st);
 	cJSON_ReplaceItemInObjectCaseSensitive(at(live, "metadata"),
 	    "managedFields", parse("[{\"manager\":\"kubectl-dra\","
@@ -760,6 +809,115 @@ test_rollback(void **state)
 	assert_int_equal(st.action, DRA_RB_NOTHING);
 	dra_rollback_step_free(&st);
 	cJSON_Delete(live);
+	/* A Node gone is never re-created from the backup. */
+	dra_rollback_step(&o, NULL, &st);
+	assert_int_equal(st.action, DRA_RB_KEEP);
+	assert_null(st.body);
+	assert_string_equal(st.why, "the node no longer exists: a rollback "
+	    "never re-creates a Node, its labels are not restored");
+	dra_rollback_step_free(&st);
+	cJSON_Delete(o.object);
+	cJSON_Delete(o.labels);
+}
+
+/* The fieldsV1 label set of managedFields entry i of a body. */
+static cJSON *
+owned_labels(cJSON *body, int i)
+{
+	char	p[64];
+
+	snprintf(p, sizeof p, "metadata.managedFields.%d.fieldsV1", i);
+	return cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(at(body, p), "f:metadata"),
+	    "f:labels");
+}
+
+/*
+ * The owners after apply created an object (kubectl-dra through Apply
+ * only), and a Node's label owners after a rollback (as before, never
+ * kubectl-dra through Update).
+ */
+static void
+test_owners(void **state)
+{
+	struct dra_backup_obj	 o;
+	cJSON			*now, *body;
+
+	(void)state;
+	/* POST then server-side apply: the POST's Update entry goes. */
+	now = parse("{\"metadata\":{\"name\":\"c\",\"resourceVersion\":"
+	    "\"7\",\"managedFields\":[{\"manager\":\"kubectl-dra\","
+	    "\"operation\":\"Update\",\"fieldsV1\":{\"f:value\":{}}},"
+	    "{\"manager\":\"kubectl-dra\",\"operation\":\"Apply\","
+	    "\"fieldsV1\":{\"f:value\":{}}}]}}");
+	body = dra_apply_owner_patch(now);
+	assert_non_null(body);
+	assert_string_equal(str_at(body, "metadata.resourceVersion"), "7");
+	assert_int_equal(cJSON_GetArraySize(at(body,
+	    "metadata.managedFields")), 1);
+	assert_string_equal(str_at(body, "metadata.managedFields.0.operation"),
+	    "Apply");
+	cJSON_Delete(body);
+	/* Nothing to drop, or nothing would be left: no patch. */
+	cJSON_DeleteItemFromArray(at(now, "metadata.managedFields"), 0);
+	assert_null(dra_apply_owner_patch(now));
+	cJSON_Delete(now);
+	now = parse("{\"metadata\":{\"managedFields\":[{\"manager\":"
+	    "\"kubectl-dra\",\"operation\":\"Update\"}]}}");
+	assert_null(dra_apply_owner_patch(now));
+	cJSON_Delete(now);
+
+	/*
+	 * gpu-operator applied mig.config; apply took it by force; the
+	 * rollback's merge patch made kubectl-dra/Update its owner.
+	 */
+	memset(&o, 0, sizeof o);
+	o.api_version = (char *)"v1";
+	o.kind = (char *)"Node";
+	o.name = (char *)"n1";
+	o.present = 1;
+	o.object = parse("{\"metadata\":{\"name\":\"n1\",\"managedFields\":["
+	    "{\"manager\":\"load\",\"operation\":\"Update\",\"fieldsV1\":"
+	    "{\"f:metadata\":{\"f:labels\":{\"f:zone\":{}}}}},"
+	    "{\"manager\":\"gpu-operator\",\"operation\":\"Apply\","
+	    "\"fieldsV1\":{\"f:metadata\":{\"f:labels\":{"
+	    "\"f:nvidia.com/mig.config\":{}}}}}]}}");
+	o.labels = parse("{\"nvidia.com/mig.config\":\"all-disabled\","
+	    "\"x/new\":null}");
+	now = parse("{\"metadata\":{\"name\":\"n1\",\"resourceVersion\":"
+	    "\"99\",\"managedFields\":["
+	    "{\"manager\":\"load\",\"operation\":\"Update\",\"fieldsV1\":"
+	    "{\"f:metadata\":{\"f:labels\":{\"f:zone\":{}}}}},"
+	    "{\"manager\":\"kubectl-dra\",\"operation\":\"Apply\","
+	    "\"fieldsV1\":{\"f:metadata\":{\"f:labels\":{"
+	    "\"f:x/new\":{}}}}},"
+	    "{\"manager\":\"kubectl-dra\",\"operation\":\"Update\","
+	    "\"fieldsV1\":{\"f:metadata\":{\"f:labels\":{"
+	    "\"f:nvidia.com/mig.config\":{}}}}}]}}");
+	body = dra_rollback_label_owners(&o, now);
+	assert_non_null(body);
+	assert_string_equal(str_at(body, "metadata.resourceVersion"), "99");
+	/* load's entry as it was; kubectl-dra's both gone; gpu-operator's. */
+	assert_int_equal(cJSON_GetArraySize(at(body,
+	    "metadata.managedFields")), 2);
+	assert_string_equal(str_at(body, "metadata.managedFields.0.manager"),
+	    "load");
+	assert_non_null(cJSON_GetObjectItemCaseSensitive(owned_labels(body,
+	    0), "f:zone"));
+	assert_string_equal(str_at(body, "metadata.managedFields.1.manager"),
+	    "gpu-operator");
+	assert_string_equal(str_at(body, "metadata.managedFields.1.operation"),
+	    "Apply");
+	assert_int_equal(cJSON_GetArraySize(owned_labels(body, 1)), 1);
+	assert_non_null(cJSON_GetObjectItemCaseSensitive(owned_labels(body,
+	    1), "f:nvidia.com/mig.config"));
+	/* Once so, nothing more to do. */
+	cJSON_ReplaceItemInObjectCaseSensitive(at(now, "metadata"),
+	    "managedFields", cJSON_Duplicate(at(body,
+	    "metadata.managedFields"), 1));
+	cJSON_Delete(body);
+	assert_null(dra_rollback_label_owners(&o, now));
+	cJSON_Delete(now);
 	cJSON_Delete(o.object);
 	cJSON_Delete(o.labels);
 }
@@ -774,6 +932,7 @@ main(void)
 		cmocka_unit_test(test_backup),
 		cmocka_unit_test(test_stale),
 		cmocka_unit_test(test_rollback),
+		cmocka_unit_test(test_owners),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
