@@ -268,6 +268,10 @@ while read -r kind ns name; do
 	*" kubectl-dra/Apply "*) ;;
 	*) fail "$kind $ns/$name: field managers '$m', no kubectl-dra/Apply" ;;
 	esac
+	# Created by a POST, then owned through Apply only.
+	case " $m" in
+	*" kubectl-dra/Update "*) fail "$kind $ns/$name: kubectl-dra also owns fields through Update: $m" ;;
+	esac
 done <"$T/objects"
 while read -r node; do
 	want=$(awk -F '\t' -v n="$node" '
@@ -290,6 +294,25 @@ done
 grep -q '"phase": "complete"' "$T/b1.json" || fail "backup b1: phase is not complete"
 [ "$(grep -c '"createdUID"' "$T/b1.json")" = "$(($(grep -c . "$T/objects") - 1))" ] ||
 	fail "backup b1: $(grep -c '"createdUID"' "$T/b1.json") createdUID, expected one per created object"
+
+# A backup without the uids apply recorded (as when someone else created
+# the objects, or a later apply labelled them): the rollback deletes
+# none of them, though each carries the label and kubectl-dra/Apply.
+awk '/"createdUID"/ { sub(/,[ \t]*$/, "", prev); next }
+	NR > 1 { print prev } { prev = $0 } END { print prev }' "$T/b1.json" >"$T/b1-nouid.json"
+grep -q createdUID "$T/b1-nouid.json" && fail "b1-nouid.json still has a createdUID"
+dra nouid apply --rollback "$T/b1-nouid.json" --yes
+expect_rc nouid 0
+[ "$(grep -c 'left alone: this apply recorded no uid of it (it did not create it): left alone' "$T/nouid.out")" = "$(($(grep -c . "$T/objects") - 1))" ] ||
+	fail "a rollback without recorded uids does not leave every created object alone: $(cat "$T/nouid.out")"
+grep -q ' deleted$' "$T/nouid.out" && fail "a rollback without recorded uids deleted: $(cat "$T/nouid.out")"
+while read -r kind ns name; do
+	if [ "$ns" = - ]; then kubectl get "$kind" "$name" >/dev/null 2>&1; else kubectl get "$kind" "$name" -n "$ns" >/dev/null 2>&1; fi ||
+		fail "$kind $ns/$name: deleted by a rollback that recorded no uid of it"
+done <"$T/objects"
+# That rollback put the node labels back: apply them again.
+dra yes1b apply -f "$T/plan.json" --yes --backup "$T/b1b.json"
+expect_rc yes1b 0
 
 # ---- 6. again: unchanged ---------------------------------------------------
 dra again apply -f "$T/plan.json"
@@ -346,6 +369,35 @@ case " $owner" in
 *" xother/Apply "*) ;;
 *) fail "after the rollback $key is not owned by other/Apply again: $owner" ;;
 esac
+
+# A node label another manager applied: taken by force, then given back
+# with its ownership (and kubectl-dra owns it in no way after).
+lnode=$(head -1 "$T/nodes")
+if [ -n "$lnode" ]; then
+	lkey=nvidia.com/mig.config
+	printf 'apiVersion: v1\nkind: Node\nmetadata:\n  name: %s\n  labels: {%s: all-disabled}\n' "$lnode" "$lkey" >"$T/gpuop.yaml"
+	run gpuop kubectl apply --server-side --field-manager=gpu-operator --force-conflicts -f "$T/gpuop.yaml" || finish
+	dra lforce apply -f "$T/plan.json" --yes --force-conflicts --backup "$T/b4.json"
+	expect_rc lforce 0
+	dra rb4 apply --rollback "$T/b4.json" --yes
+	expect_rc rb4 0
+	grep_in rb4 out "node/$lnode labels restored"
+	got=$(kubectl get node "$lnode" -o go-template="{{index .metadata.labels \"$lkey\"}}")
+	[ "$got" = all-disabled ] || fail "node $lnode: $lkey '$got' after the rollback, expected all-disabled"
+	# shellcheck disable=SC2016
+	lowner=$(kubectl get node "$lnode" -o go-template='{{range .metadata.managedFields}}{{if .fieldsV1}}{{with index .fieldsV1 "f:metadata"}}{{with index . "f:labels"}}{{range $k, $v := .}}{{if eq $k "f:nvidia.com/mig.config"}}{{"x"}}{{end}}{{end}}{{end}}{{end}}{{end}}{{.manager}}/{{.operation}} {{end}}')
+	case " $lowner" in
+	*" xgpu-operator/Apply "*) ;;
+	*) fail "after the rollback $lkey of $lnode is not owned by gpu-operator/Apply again: $lowner" ;;
+	esac
+	case " $lowner" in
+	*" xkubectl-dra/"*) fail "after the rollback kubectl-dra still owns $lkey of $lnode: $lowner" ;;
+	esac
+	dra lconflict apply -f "$T/plan.json"
+	expect_rc lconflict 1
+	grep_in lconflict err "conflict with \"gpu-operator\""
+	grep -q 'conflict with "kubectl-dra"' "$T/lconflict.err" && fail "apply conflicts with kubectl-dra itself after a rollback"
+fi
 
 # ---- 8. a stale plan ----------------------------------------------------------
 # A GPU the plan repartitions (changed or rebuilt, whole or static MIG
