@@ -30,6 +30,7 @@
 #include "model.h"
 #include "planner.h"
 #include "xmalloc.h"
+#include "ydoc.h"
 
 /* The kinds apply knows, in apply order. */
 static const struct apply_kind {
@@ -76,6 +77,11 @@ static int	 item_manifest(const cJSON *, size_t, struct dra_apply_item *,
 static int	 item_node(const cJSON *, size_t, struct dra_apply_item *,
 		    struct dra_err *);
 static int	 item_cmp(const void *, const void *);
+static int	 mig_configs(const struct dra_apply_item *, char ***, size_t *,
+		    struct dra_err *);
+struct sort_item;
+static int	 plan_consistent(const struct pv_doc *,
+		    const struct sort_item *, size_t, struct dra_err *);
 static void	 list_add(char ***, size_t *, char *);
 static int	 str_cmp(const void *, const void *);
 static const char *mode_name(enum plan_mig_mode);
@@ -257,6 +263,17 @@ item_manifest(const cJSON *m, size_t i, struct dra_apply_item *it,
 	if (ns != NULL && !dns_name(ns, 1))
 		return fail(err, "%s.metadata.namespace: \"%s\" is not a "
 		    "valid namespace", p, ns);
+	/* Only what docs/PLAN-FORMAT.md names: nothing else is written. */
+	if (k->kind == DRA_APPLY_CONFIG_MAP && (strcmp(ns,
+	    DRA_APPLY_MIG_NS) != 0 || strcmp(name, DRA_APPLY_MIG_CM) != 0))
+		return fail(err, "%s: ConfigMap %s/%s: a plan writes only the "
+		    "mig-parted ConfigMap %s/%s", p, ns, name,
+		    DRA_APPLY_MIG_NS, DRA_APPLY_MIG_CM);
+	if (k->kind == DRA_APPLY_QUOTA && strcmp(name,
+	    DRA_APPLY_QUOTA_NAME) != 0)
+		return fail(err, "%s.metadata.name: ResourceQuota \"%s\": a "
+		    "plan writes only the quota named %s", p, name,
+		    DRA_APPLY_QUOTA_NAME);
 	labels = cJSON_GetObjectItemCaseSensitive(meta, "labels");
 	if (labels != NULL && !cJSON_IsObject(labels))
 		return fail(err, "%s.metadata.labels: expected a mapping", p);
@@ -297,10 +314,14 @@ item_node(const cJSON *e, size_t i, struct dra_apply_item *it,
 	if (!cJSON_IsObject(labels) || labels->child == NULL)
 		return fail(err, "%s.labels: expected a mapping of strings",
 		    p);
-	cJSON_ArrayForEach(l, labels)
+	cJSON_ArrayForEach(l, labels) {
+		if (strcmp(l->string, DRA_APPLY_MIG_LABEL) != 0)
+			return fail(err, "%s.labels: \"%s\": a plan sets only "
+			    "the label %s", p, l->string, DRA_APPLY_MIG_LABEL);
 		if (!cJSON_IsString(l))
 			return fail(err, "%s.labels.%s: expected a string", p,
 			    l->string);
+	}
 	item_init(it, &apply_kinds[NKINDS - 1], "v1", NULL, node, p);
 	it->body = cJSON_CreateObject();
 	cJSON_AddStringToObject(it->body, "apiVersion", "v1");
@@ -334,6 +355,162 @@ list_add(char ***v, size_t *n, char *s)
 	(*v)[(*n)++] = s;
 }
 
+/*
+ * The names of mig-configs in the ConfigMap body cm's
+ * data["config.yaml"], into *names (count *n); KUBE_E_PARSE naming the
+ * field when it is not mig-parted's v1 format.
+ */
+static int
+mig_configs(const struct dra_apply_item *cm, char ***names, size_t *n,
+    struct dra_err *err)
+{
+	struct dra_arena	 a;
+	struct kube_ynode	*root = NULL;
+	const struct kube_ynode	*mc;
+	struct dra_err		 e;
+	const char		*text;
+	size_t			 i;
+	int			 rc = KUBE_OK;
+
+	text = str_of(cJSON_GetObjectItemCaseSensitive(cm->body, "data"),
+	    "config.yaml");
+	if (text == NULL)
+		return fail(err, "%s.data.config.yaml: missing (the mig-parted "
+		    "configurations the node labels name)", cm->source);
+	dra_arena_init(&a);
+	if (kube_yaml_load("config.yaml", text, strlen(text),
+	    KUBE_YAML_ONE_DOC, "mig-parted configurations", KUBE_E_PARSE,
+	    &a, &root, &e) != KUBE_OK) {
+		rc = fail(err, "%s.data.config.yaml: %s", cm->source, e.msg);
+		goto out;
+	}
+	mc = root != NULL && root->type == KUBE_Y_MAP ?
+	    kube_ynode_get(root, "mig-configs") : NULL;
+	if (mc == NULL || mc->type != KUBE_Y_MAP) {
+		rc = fail(err, "%s.data.config.yaml: mig-configs: expected a "
+		    "mapping of configurations", cm->source);
+		goto out;
+	}
+	for (i = 0; i + 1 < mc->n; i += 2)
+		if (mc->kids[i]->type == KUBE_Y_SCALAR)
+			list_add(names, n, xstrdup(mc->kids[i]->str));
+out:
+	dra_arena_release(&a);
+	return rc;
+}
+
+/*
+ * The parts of a plan agree (a cut or hand-edited file does not):
+ * every node label names a configuration of the ConfigMap, on a node
+ * of the layout; every node of the layout with a GPU mig-parted
+ * configures (mode static or whole) is labelled; every team's quota
+ * is there with the hard limits status.teams gives, and no other.
+ */
+static int
+plan_consistent(const struct pv_doc *d, const struct sort_item *si,
+    size_t n, struct dra_err *err)
+{
+	const struct dra_apply_item	*cm = NULL, *it;
+	const cJSON			*hard, *h, *v;
+	char				**cfg = NULL;
+	size_t				 ncfg = 0, i, j, k;
+	int				 rc = KUBE_OK, found;
+
+	for (i = 0; i < n; i++)
+		if (si[i].it.kind == DRA_APPLY_CONFIG_MAP)
+			cm = &si[i].it;
+	if (cm != NULL && (rc = mig_configs(cm, &cfg, &ncfg, err)) !=
+	    KUBE_OK)
+		goto out;
+	for (i = 0; i < n && rc == KUBE_OK; i++) {
+		it = &si[i].it;
+		if (it->kind == DRA_APPLY_NODE) {
+			v = cJSON_GetObjectItemCaseSensitive(
+			    cJSON_GetObjectItemCaseSensitive(it->body,
+			    "metadata"), "labels")->child;
+			for (j = 0; j < ncfg; j++)
+				if (strcmp(cfg[j], v->valuestring) == 0)
+					break;
+			if (j == ncfg) {
+				rc = fail(err, "%s.labels.%s: \"%s\" is not a "
+				    "configuration of the plan's ConfigMap "
+				    "%s/%s (%s)", it->source, v->string,
+				    v->valuestring, DRA_APPLY_MIG_NS,
+				    DRA_APPLY_MIG_CM, cm == NULL ? "the plan "
+				    "has none: a cut file?" : "not in its "
+				    "mig-configs");
+				break;
+			}
+			for (j = 0; j < d->nnodes; j++)
+				if (strcmp(d->nodes[j].name, it->name) == 0)
+					break;
+			if (j == d->nnodes)
+				rc = fail(err, "%s.node: %s is not a node of "
+				    "status.layout", it->source, it->name);
+		} else if (it->kind == DRA_APPLY_QUOTA) {
+			for (j = 0; j < d->nteams; j++)
+				if (d->teams[j].has_quota &&
+				    strcmp(d->teams[j].ns, it->ns) == 0)
+					break;
+			if (j == d->nteams) {
+				rc = fail(err, "%s: the quota of namespace %s "
+				    "is not in status.teams", it->source,
+				    it->ns);
+				break;
+			}
+			hard = cJSON_GetObjectItemCaseSensitive(
+			    cJSON_GetObjectItemCaseSensitive(it->body, "spec"),
+			    "hard");
+			found = cJSON_GetArraySize(hard) ==
+			    (int)d->teams[j].nhard;
+			for (k = 0; found && k < d->teams[j].nhard; k++) {
+				h = cJSON_GetObjectItemCaseSensitive(hard,
+				    d->teams[j].hard[k].key);
+				found = cJSON_IsString(h) && strcmp(
+				    h->valuestring, d->teams[j].hard[k].value)
+				    == 0;
+			}
+			if (!found)
+				rc = fail(err, "%s.spec.hard: not the quota "
+				    "status.teams gives namespace %s",
+				    it->source, it->ns);
+		}
+	}
+	for (j = 0; rc == KUBE_OK && j < d->nteams; j++) {
+		if (!d->teams[j].has_quota)
+			continue;
+		for (i = 0; i < n; i++)
+			if (si[i].it.kind == DRA_APPLY_QUOTA &&
+			    strcmp(si[i].it.ns, d->teams[j].ns) == 0)
+				break;
+		if (i == n)
+			rc = fail(err, "status.manifests: no ResourceQuota for "
+			    "namespace %s, which status.teams gives a quota "
+			    "(a cut file?)", d->teams[j].ns);
+	}
+	for (j = 0; rc == KUBE_OK && j < d->nnodes; j++) {
+		for (k = 0; k < d->nodes[j].ngpus; k++)
+			if (strcmp(d->nodes[j].gpus[k].mode, "dynamic") != 0)
+				break;
+		if (k == d->nodes[j].ngpus)
+			continue;
+		for (i = 0; i < n; i++)
+			if (si[i].it.kind == DRA_APPLY_NODE &&
+			    strcmp(si[i].it.name, d->nodes[j].name) == 0)
+				break;
+		if (i == n)
+			rc = fail(err, "status.nodeLabels: no label for node "
+			    "%s, whose GPU %s the layout puts in %s mode "
+			    "(mig-parted configures it)", d->nodes[j].name,
+			    d->nodes[j].gpus[k].name, d->nodes[j].gpus[k].mode);
+	}
+out:
+	for (i = 0; i < ncfg; i++)
+		free(cfg[i]);
+	free(cfg);
+	return rc;
+}
+
 int
 dra_apply_items(const cJSON *plan, struct dra_apply_items *out,
     struct dra_err *err)
@@ -350,17 +527,20 @@ dra_apply_items(const cJSON *plan, struct dra_apply_items *out,
 		rc = fail(err, "status.layout: missing: the plan is %s "
 		    "(status.solver.status), it has nothing to apply",
 		    d.status);
-	pv_release(&d);
-	if (rc != KUBE_OK)
+	if (rc != KUBE_OK) {
+		pv_release(&d);
 		return rc;
+	}
 	st = cJSON_GetObjectItemCaseSensitive(plan, "status");
 	ms = cJSON_GetObjectItemCaseSensitive(st, "manifests");
 	nl = cJSON_GetObjectItemCaseSensitive(st, "nodeLabels");
-	if (!cJSON_IsArray(ms))
-		return fail(err, "status.manifests: %s", ms == NULL ?
-		    "missing" : "expected a list");
-	if (nl != NULL && !cJSON_IsArray(nl))
+	if (!cJSON_IsArray(ms) || (nl != NULL && !cJSON_IsArray(nl))) {
+		pv_release(&d);
+		if (!cJSON_IsArray(ms))
+			return fail(err, "status.manifests: %s", ms == NULL ?
+			    "missing" : "expected a list");
 		return fail(err, "status.nodeLabels: expected a list");
+	}
 	cap = (size_t)cJSON_GetArraySize(ms) + (size_t)cJSON_GetArraySize(nl);
 	si = xcalloc(cap + 1, sizeof *si);
 	i = 0;
@@ -387,6 +567,9 @@ dra_apply_items(const cJSON *plan, struct dra_apply_items *out,
 				    "/" : "", si[i].it.name, si[j].it.source);
 				goto bad;
 			}
+	if ((rc = plan_consistent(&d, si, n, err)) != KUBE_OK)
+		goto bad;
+	pv_release(&d);
 	qsort(si, n, sizeof *si, item_cmp);
 	out->v = xcalloc(n + 1, sizeof *out->v);
 	for (i = 0; i < n; i++) {
@@ -405,6 +588,7 @@ dra_apply_items(const cJSON *plan, struct dra_apply_items *out,
 	return KUBE_OK;
 
 bad:
+	pv_release(&d);
 	/* si[0..n) are whole items; a failed one holds nothing. */
 	out->v = xcalloc(n + 1, sizeof *out->v);
 	for (i = 0; i < n; i++)

@@ -39,6 +39,11 @@ struct kube_snapshot;
 #define DRA_APPLY_MANAGED_BY	"app.kubernetes.io/managed-by"
 #define DRA_APPLY_BACKUP_API	"dra.kubectl.io/v1alpha1"
 #define DRA_APPLY_BACKUP_KIND	"ApplyBackup"
+/* The only ConfigMap, quota name and node label a plan may write. */
+#define DRA_APPLY_MIG_NS	"gpu-operator"
+#define DRA_APPLY_MIG_CM	"default-mig-parted-config"
+#define DRA_APPLY_QUOTA_NAME	"dra-plan"
+#define DRA_APPLY_MIG_LABEL	"nvidia.com/mig.config"
 
 /* The kinds a plan may hold, in the order they are applied. */
 enum dra_apply_kind {
@@ -100,7 +105,15 @@ struct dra_apply_items {
  * ResourceQuota"; "status.manifests[2].metadata.name: \"a/b\" is not
  * a valid name"; "status.manifests[2].metadata.namespace: missing";
  * "status.nodeLabels[0].labels: expected a mapping of strings"; an
- * object named twice.
+ * object named twice.  Only what docs/PLAN-FORMAT.md names is
+ * accepted: the ConfigMap gpu-operator/default-mig-parted-config,
+ * quotas named dra-plan, the node label nvidia.com/mig.config.  The
+ * parts must agree (a cut or edited file does not): each node label
+ * names a configuration of the ConfigMap's config.yaml mig-configs, on
+ * a node of status.layout; each layout node with a GPU in static or
+ * whole mode is labelled; each team with a quota in status.teams has
+ * its ResourceQuota with the same spec.hard, and no other quota is
+ * there.
  */
 int	dra_apply_items(const struct cJSON *plan, struct dra_apply_items *out,
 	    struct dra_err *err);

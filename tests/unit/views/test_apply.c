@@ -270,6 +270,25 @@ test_items_order(void **state)
 }
 
 /* Bad plans: refused with the path of the field. */
+/* The first manifest of kind in a plan (its index in *idx). */
+static cJSON *
+manifest_of(cJSON *doc, const char *kind, int *idx)
+{
+	cJSON	*m;
+	int	 i = 0;
+
+	cJSON_ArrayForEach(m, at(doc, "status.manifests")) {
+		if (strcmp(str_at(m, "kind"), kind) == 0) {
+			if (idx != NULL)
+				*idx = i;
+			return m;
+		}
+		i++;
+	}
+	fail_msg("no %s in the plan", kind);
+	return NULL;
+}
+
 static void
 test_items_errors(void **state)
 {
@@ -277,6 +296,7 @@ test_items_errors(void **state)
 	struct dra_apply_items	 it;
 	struct dra_err		 err;
 	cJSON			*doc, *m;
+	int			 i;
 
 	(void)state;
 	fx_plan(&f, "2xH100-80GB/1", 1, 0);
@@ -347,6 +367,80 @@ test_items_errors(void **state)
 	assert_int_equal(dra_apply_items(doc, &it, &err), KUBE_E_PARSE);
 	assert_string_equal(err.msg, "status.nodeLabels[1].labels."
 	    "nvidia.com/mig.config: expected a string");
+	cJSON_Delete(doc);
+
+	/* Only the documented targets. */
+	doc = cJSON_Duplicate(f.doc, 1);
+	m = manifest_of(doc, "ConfigMap", NULL);
+	cJSON_ReplaceItemInObjectCaseSensitive(at(m, "metadata"), "namespace",
+	    cJSON_CreateString("kube-system"));
+	cJSON_ReplaceItemInObjectCaseSensitive(at(m, "metadata"), "name",
+	    cJSON_CreateString("coredns"));
+	assert_int_equal(dra_apply_items(doc, &it, &err), KUBE_E_PARSE);
+	assert_string_equal(err.msg, "status.manifests[6]: ConfigMap "
+	    "kube-system/coredns: a plan writes only the mig-parted "
+	    "ConfigMap gpu-operator/default-mig-parted-config");
+	cJSON_Delete(doc);
+	doc = cJSON_Duplicate(f.doc, 1);
+	cJSON_AddStringToObject(at(doc, "status.nodeLabels.0.labels"),
+	    "kubernetes.io/hostname", "evil");
+	assert_int_equal(dra_apply_items(doc, &it, &err), KUBE_E_PARSE);
+	assert_string_equal(err.msg, "status.nodeLabels[0].labels: "
+	    "\"kubernetes.io/hostname\": a plan sets only the label "
+	    "nvidia.com/mig.config");
+	cJSON_Delete(doc);
+	doc = cJSON_Duplicate(f.doc, 1);
+	cJSON_ReplaceItemInObjectCaseSensitive(at(manifest_of(doc,
+	    "ResourceQuota", NULL), "metadata"), "name",
+	    cJSON_CreateString("compute"));
+	assert_int_equal(dra_apply_items(doc, &it, &err), KUBE_E_PARSE);
+	assert_string_equal(err.msg, "status.manifests[4].metadata.name: "
+	    "ResourceQuota \"compute\": a plan writes only the quota named "
+	    "dra-plan");
+	cJSON_Delete(doc);
+
+	/* A cut file: its parts do not agree. */
+	doc = cJSON_Duplicate(f.doc, 1);
+	manifest_of(doc, "ConfigMap", &i);
+	cJSON_DeleteItemFromArray(at(doc, "status.manifests"), i);
+	assert_int_equal(dra_apply_items(doc, &it, &err), KUBE_E_PARSE);
+	assert_string_equal(err.msg, "status.nodeLabels[0].labels."
+	    "nvidia.com/mig.config: \"dra-plan-1\" is not a configuration of "
+	    "the plan's ConfigMap gpu-operator/default-mig-parted-config "
+	    "(the plan has none: a cut file?)");
+	cJSON_Delete(doc);
+	doc = cJSON_Duplicate(f.doc, 1);
+	cJSON_ReplaceItemInObjectCaseSensitive(at(doc,
+	    "status.nodeLabels.1.labels"), "nvidia.com/mig.config",
+	    cJSON_CreateString("all-balanced"));
+	assert_int_equal(dra_apply_items(doc, &it, &err), KUBE_E_PARSE);
+	assert_string_equal(err.msg, "status.nodeLabels[1].labels."
+	    "nvidia.com/mig.config: \"all-balanced\" is not a configuration "
+	    "of the plan's ConfigMap gpu-operator/default-mig-parted-config "
+	    "(not in its mig-configs)");
+	cJSON_Delete(doc);
+	doc = cJSON_Duplicate(f.doc, 1);
+	manifest_of(doc, "ResourceQuota", &i);
+	cJSON_DeleteItemFromArray(at(doc, "status.manifests"), i);
+	assert_int_equal(dra_apply_items(doc, &it, &err), KUBE_E_PARSE);
+	assert_string_equal(err.msg, "status.manifests: no ResourceQuota for "
+	    "namespace team-a, which status.teams gives a quota (a cut "
+	    "file?)");
+	cJSON_Delete(doc);
+	doc = cJSON_Duplicate(f.doc, 1);
+	cJSON_ReplaceItemInObjectCaseSensitive(at(manifest_of(doc,
+	    "ResourceQuota", NULL), "spec.hard"),
+	    "count/resourceclaims.resource.k8s.io", cJSON_CreateString("1000"));
+	assert_int_equal(dra_apply_items(doc, &it, &err), KUBE_E_PARSE);
+	assert_string_equal(err.msg, "status.manifests[4].spec.hard: not the "
+	    "quota status.teams gives namespace team-a");
+	cJSON_Delete(doc);
+	doc = cJSON_Duplicate(f.doc, 1);
+	cJSON_DeleteItemFromArray(at(doc, "status.nodeLabels"), 0);
+	assert_int_equal(dra_apply_items(doc, &it, &err), KUBE_E_PARSE);
+	assert_string_equal(err.msg, "status.nodeLabels: no label for node "
+	    "h100-80gb-0, whose GPU gpu-0 the layout puts in whole mode "
+	    "(mig-parted configures it)");
 	cJSON_Delete(doc);
 	fx_free(&f);
 }
