@@ -214,6 +214,11 @@ read_doc(const char *path, const char *what, cJSON **out)
 	if (fd != STDIN_FILENO)
 		close(fd);
 	p = dra_buf_str(&b);
+	if (memchr(p, '\0', b.len) != NULL) {
+		dra_buf_release(&b);
+		return dra_error("the %s %s holds a NUL byte: it is not a "
+		    "text file", what, path);
+	}
 	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
 		p++;
 	if (*p == '\0') {
@@ -565,6 +570,25 @@ check_stale(struct apply_run *r, const cJSON *plan)
 	cJSON			*a;
 	size_t			 i;
 
+	/*
+	 * One clear refusal before anything is read: a user who may not
+	 * list what the check needs gets the server's words, not a
+	 * warning about a partial view followed by an error.
+	 */
+	for (i = 0; i < 3; i++) {
+		static const char *const probe[] = { "/api/v1/nodes?limit=1",
+		    "/apis/resource.k8s.io/v1/resourceslices?limit=1",
+		    "/apis/resource.k8s.io/v1/resourceclaims?limit=1" };
+
+		dra_err_clear(&err);
+		if (request(r->c, "GET", probe[i], NULL, NULL, NULL, &err) ==
+		    KUBE_E_FORBIDDEN)
+			return dra_error("cannot check the plan %s against "
+			    "the cluster: %s; apply needs to list nodes, "
+			    "resourceslices and resourceclaims cluster-wide; "
+			    "nothing was changed", file_name(r->file),
+			    err.msg);
+	}
 	ret = dra_source_load(r->ctx, DRA_NEED_NODES | DRA_NEED_SLICES |
 	    DRA_NEED_CLAIMS, NULL, &s);
 	if (ret != DRA_RET_OK)
@@ -643,8 +667,8 @@ run_apply(struct apply_run *r)
 	int			 raced;
 	time_t			 now;
 	static const char	 raced_msg[] = "created by someone else "
-				    "after it was read: applied to it, not "
-				    "recorded as created (a rollback leaves it)";
+	    "after it was read: applied to it, not recorded as created (a "
+	    "rollback leaves it)";
 
 	memset(&items, 0, sizeof items);
 	memset(&bk, 0, sizeof bk);
@@ -1451,6 +1475,10 @@ cmd_apply_exec(struct dra_ctx *ctx, struct dra_args *args)
 	if (o->from != NULL)
 		return dra_usage_error(ctx, ctx->cmd, "--from does not apply: "
 		    "apply reads and changes the cluster itself");
+	if (o->namespace != NULL || o->all_namespaces)
+		return dra_usage_error(ctx, ctx->cmd, "%s does not apply: the "
+		    "plan names the namespace of each object",
+		    o->all_namespaces ? "-A" : "-n");
 	if (o->output != NULL && strcmp(o->output, "json") != 0 &&
 	    strcmp(o->output, "yaml") != 0)
 		return dra_usage_error(ctx, ctx->cmd, "unknown output format "
