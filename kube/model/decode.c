@@ -326,7 +326,8 @@ quantity_value(struct dec *d, const cJSON *v, const char *field,
     struct kube_quantity *q)
 {
 	const char	*t;
-	char		 buf[64];
+	char		 buf[64], trimmed[256];
+	size_t		 n;
 	struct dra_err	 qerr;
 
 	if (d->failed)
@@ -336,6 +337,22 @@ quantity_value(struct dec *d, const cJSON *v, const char *field,
 		dec_fail(d, field, "expected a quantity, found %s",
 		    type_name(v));
 		return;
+	}
+	/* Quantity.UnmarshalJSON trims white space before parsing. */
+	while (*t != '\0' && strchr(" \t\n\v\f\r", *t) != NULL)
+		t++;
+	n = strlen(t);
+	while (n > 0 && strchr(" \t\n\v\f\r", t[n - 1]) != NULL)
+		n--;
+	if (t[n] != '\0') {
+		if (n >= sizeof trimmed) {
+			dec_fail(d, field, "quantity of more than %zu "
+			    "characters", sizeof trimmed - 1);
+			return;
+		}
+		memcpy(trimmed, t, n);
+		trimmed[n] = '\0';
+		t = trimmed;
 	}
 	if (kube_quantity_parse(t, q, &qerr) != KUBE_OK) {
 		dec_fail(d, field, "%s", qerr.msg);

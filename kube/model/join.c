@@ -460,6 +460,36 @@ join_claims(struct kube_snapshot *s, struct kube_index *ix)
 	}
 }
 
+/*
+ * The consumable capacity the allocations of shareable device d
+ * consume, summed per capacity (saturating: kube_quantity_add).
+ */
+static void
+capacity_use(struct kube_snapshot *s, struct kube_device *d)
+{
+	const struct kube_result	*r;
+	const struct kube_capacity	*cap;
+	size_t				 a, q, c;
+
+	d->capacity_used = dra_arena_calloc(&s->arena, d->ncapacity,
+	    sizeof *d->capacity_used);
+	for (a = 0; a < d->nallocs; a++) {
+		r = &d->allocs[a].claim->results[d->allocs[a].result];
+		for (q = 0; q < r->nconsumed; q++) {
+			for (c = 0; c < d->ncapacity; c++) {
+				cap = &d->capacity[c];
+				if (strcmp(cap->id, r->consumed[q].id) != 0 ||
+				    strcmp(cap->domain,
+				    r->consumed[q].domain) != 0)
+					continue;
+				d->capacity_used[c] = kube_quantity_add(
+				    d->capacity_used[c],
+				    r->consumed[q].value.milli);
+			}
+		}
+	}
+}
+
 /* Counter use, consumable capacity and the state of every device. */
 static void
 device_states(struct kube_snapshot *s)
@@ -468,7 +498,7 @@ device_states(struct kube_snapshot *s)
 	struct kube_device		*d;
 	struct kube_device_counters	*dc;
 	struct kube_result		*r;
-	size_t				 i, j, k, a, m, c, q;
+	size_t				 i, j, k, a, m, c;
 	ssize_t				 ci;
 	int				 held, admin;
 
@@ -505,24 +535,8 @@ device_states(struct kube_snapshot *s)
 					    KUBE_TAINT_NO_EXECUTE)
 						d->state |= KUBE_DEV_TAINTED;
 				}
-				if (d->ncapacity > 0 && d->allow_multiple) {
-					d->capacity_used = dra_arena_calloc(
-					    &s->arena, d->ncapacity,
-					    sizeof *d->capacity_used);
-					for (a = 0; a < d->nallocs; a++) {
-						r = &d->allocs[a].claim->results[
-						    d->allocs[a].result];
-						for (q = 0; q < r->nconsumed;
-						    q++) {
-							for (c = 0; c <
-							    d->ncapacity; c++) {
-								if (strcmp(d->capacity[c].id, r->consumed[q].id) == 0 &&
-								    strcmp(d->capacity[c].domain, r->consumed[q].domain) == 0)
-									d->capacity_used[c] += r->consumed[q].value.milli;
-							}
-						}
-					}
-				}
+				if (d->ncapacity > 0 && d->allow_multiple)
+					capacity_use(s, d);
 				if (!held)
 					continue;
 				for (m = 0; m < d->nconsumes; m++) {
@@ -533,9 +547,11 @@ device_states(struct kube_snapshot *s)
 						ci = counter_index(dc->set,
 						    dc->counters[c].name);
 						if (ci >= 0)
-							dc->set->consumed[ci] +=
-							    dc->counters[c].
-							    value.milli;
+							dc->set->consumed[ci] =
+							    kube_quantity_add(
+							    dc->set->consumed[
+							    ci], dc->counters[
+							    c].value.milli);
 					}
 				}
 				p->nallocated++;

@@ -35,31 +35,69 @@ struct cJSON;
 
 /*
  * A resource.Quantity.  milli is the value in thousandths, rounded up
- * as apimachinery's MilliValue() does ("1" is 1000, "40Gi" is
- * 42949672960000); text is the string as published, for display.
- * Values beyond +-9.2e15 units do not fit: decoding rejects them.
+ * away from zero as apimachinery's MilliValue() does ("1" is 1000,
+ * "40Gi" is 42949672960000); text is the string as published, for
+ * display.  Every quantity ParseQuantity accepts decodes: values up to
+ * KUBE_QUANTITY_MILLI_MAX (1Pi, 2^50 units) in magnitude are exact, a
+ * larger one saturates at KUBE_QUANTITY_MILLI_SAT (1Pi and 1m) and
+ * keeps its text (16Pi, 1E, 1Ei and 9e18 all hold it), so that sums of
+ * up to 8 such values cannot overflow int64, sums of realistic values
+ * (bytes of memory, counts, bandwidth) stay exact, and a value beyond
+ * the bound stays recognisable (kube_quantity_format prints ">1Pi").
+ * Two saturated values compare equal.
  */
+#define KUBE_QUANTITY_MILLI_MAX	(INT64_C(1125899906842624) * 1000)
+#define KUBE_QUANTITY_MILLI_SAT	(KUBE_QUANTITY_MILLI_MAX + 1)
+
+/*
+ * The bound kube_quantity_add() saturates sums at: INT64_MAX / 2, so
+ * that the difference of two such sums (a total minus what is used)
+ * cannot overflow either.
+ */
+#define KUBE_QUANTITY_SUM_MAX	(INT64_MAX / 2)
+
 struct kube_quantity {
 	int64_t		 milli;
 	const char	*text;
 };
 
 /*
- * Parse a Kubernetes quantity ("40Gi", "1.5", "500m", "2e3", "81559Mi")
- * into *q (q->text is left NULL; callers set it).  Follows the grammar
- * of apimachinery resource.ParseQuantity: sign, digits, optional
- * fraction, one suffix of Ki Mi Gi Ti Pi Ei n u m k M G T P E or an
- * exponent e<N>/E<N>.  Returns KUBE_OK or KUBE_E_PARSE with err naming
- * the text.
+ * Parse a Kubernetes quantity ("40Gi", "1.5", "500m", "2e3", "1E",
+ * "16Pi") into *q (q->text is left NULL; callers set it), exactly as
+ * apimachinery resource.ParseQuantity reads it (quantity.go
+ * parseQuantityString and suffix.go interpret): sign, digits,
+ * optional fraction, one suffix of Ki Mi Gi Ti Pi Ei n u m k M G T P E
+ * or an exponent e<N>/E<N> (N an int64, cut to 32 bits as Go cuts
+ * it); "", "1 ", "1Gb" and "1e" are errors, "-", "." and "Gi" are
+ * zero as in Go.  The value is rounded up away from zero to milli;
+ * beyond KUBE_QUANTITY_MILLI_MAX it saturates at
+ * +-KUBE_QUANTITY_MILLI_SAT (no error).
+ * Returns KUBE_OK, or KUBE_E_PARSE with err naming the text (and the
+ * suffix when only the suffix is unknown).
  */
 int	kube_quantity_parse(const char *s, struct kube_quantity *q,
 	    struct dra_err *err);
 
 /*
+ * Whether q's value lies beyond KUBE_QUANTITY_MILLI_MAX, so that
+ * q->milli holds +-KUBE_QUANTITY_MILLI_SAT, not the value.
+ */
+int	kube_quantity_saturated(const struct kube_quantity *q);
+
+/*
+ * a + b in milli, saturated at +-KUBE_QUANTITY_SUM_MAX: for sums of
+ * quantities (counters consumed, capacity used) that must not
+ * overflow whatever was published.
+ */
+int64_t	kube_quantity_add(int64_t a, int64_t b);
+
+/*
  * Format milli (thousandths) the way people read it: binary suffixes
  * when the value is a whole multiple of 1024 (>= 1Ki), else decimal
- * with an "m" suffix for fractions.  Writes at most len bytes to buf
- * (NUL included) and returns buf.
+ * with an "m" suffix for fractions; beyond +-KUBE_QUANTITY_MILLI_MAX
+ * (a saturated quantity, or a sum past 1Pi) ">1Pi" or "<-1Pi", which
+ * stays true whatever saturated.  Writes at most len bytes to buf (NUL
+ * included) and returns buf.
  */
 char	*kube_quantity_format(int64_t milli, char *buf, size_t len);
 

@@ -1,134 +1,230 @@
 /*
  * quantity.c: resource.Quantity parsing and formatting.
  *
- * The grammar is apimachinery's (pkg/api/resource/quantity.go):
+ * The grammar and its quirks are apimachinery's
+ * (pkg/api/resource/quantity.go parseQuantityString, ParseQuantity and
+ * suffix.go interpret):
  *
  *	<quantity>        ::= <signedNumber><suffix>
- *	<signedNumber>    ::= [+-] <digits> [ . <digits> ] | [+-] . <digits>
+ *	<signedNumber>    ::= [+-] <number>
+ *	<number>          ::= <digits> | <digits>. | <digits>.<digits>
+ *	                    | .<digits> | (nothing: zero, so "-", "." and
+ *	                      "Gi" are 0 as the Go scanner reads them)
  *	<suffix>          ::= Ki | Mi | Gi | Ti | Pi | Ei
  *	                    | n | u | m | "" | k | M | G | T | P | E
- *	                    | e<signedNumber> | E<signedNumber>
+ *	                    | e<signedInt> | E<signedInt>
+ *
+ * The suffix is scanned as Go scans it: letters of "eEinumkKMGTP",
+ * one optional sign, digits, then the end; it is then looked up, and
+ * an exponent is a 64-bit integer cut to 32 bits as Go's int32()
+ * conversion cuts it.  "1E" is 10^18 (exa), "1E3" is 1000.
  *
  * The value is kept in thousandths (milli), rounded up away from zero
- * as Quantity.MilliValue() rounds, which is exact for every quantity
- * a DRA driver publishes (memory in bytes, counts, engine counters).
+ * as Quantity.MilliValue() rounds (ParseQuantity rounds up to nano
+ * first; rounding up to nano and then to milli is rounding up to
+ * milli).  It is computed exactly from the digit string: the integer
+ * part after the decimal shift, times 2^(10 k) for a binary suffix,
+ * plus the fraction times 2^(10 k) by long multiplication from its
+ * last digit, so any number of digits and any exponent are exact up
+ * to the bound KUBE_QUANTITY_MILLI_MAX (1Pi); a larger value saturates
+ * at KUBE_QUANTITY_MILLI_SAT, one milli beyond, which formatting shows
+ * as ">1Pi".
  */
 #include "model.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#define MILLI_MAX	(INT64_MAX / 2)
+static int	is_digit(char);
+static int	exponent_suffix(const char *, int32_t *);
 
-/* Multiply *v by m, saturating into an overflow flag. */
 static int
-mul_ok(__int128 *v, __int128 m)
+is_digit(char c)
 {
-	*v *= m;
-	return *v <= MILLI_MAX && *v >= -MILLI_MAX;
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * The exponent of an "e<N>" or "E<N>" suffix: strconv.ParseInt(N, 10,
+ * 64) (optional sign, at least one digit, no overflow), then int32(),
+ * which keeps the low 32 bits.  Returns 0 when N is not an int64.
+ */
+static int
+exponent_suffix(const char *s, int32_t *exp)
+{
+	uint64_t	 v = 0, lim;
+	uint32_t	 lo;
+	int		 neg = 0;
+
+	if (*s == '+' || *s == '-')
+		neg = (*s++ == '-');
+	if (*s == '\0')
+		return 0;
+	lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	for (; *s != '\0'; s++) {
+		if (!is_digit(*s))
+			return 0;
+		if (v > (lim - (uint64_t)(*s - '0')) / 10)
+			return 0;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	if (neg)
+		v = ~v + 1;		/* two's complement of the int64 */
+	lo = (uint32_t)v;
+	*exp = lo <= INT32_MAX ? (int32_t)lo : -(int32_t)(~lo) - 1;
+	return 1;
 }
 
 int
 kube_quantity_parse(const char *s, struct kube_quantity *q,
     struct dra_err *err)
 {
-	const char	*p = s;
-	__int128	 mant = 0, den = 1, mul = 1;
-	int		 neg = 0, ndigits = 0, exp10 = 0, expneg = 0;
-	int		 bin = 0, i, e;
+	static const struct {
+		const char	*s;
+		int		 exp10, bin;
+	} table[] = {
+		{ "", 0, 0 }, { "n", -9, 0 }, { "u", -6, 0 }, { "m", -3, 0 },
+		{ "k", 3, 0 }, { "M", 6, 0 }, { "G", 9, 0 }, { "T", 12, 0 },
+		{ "P", 15, 0 }, { "E", 18, 0 }, { "Ki", 0, 1 },
+		{ "Mi", 0, 2 }, { "Gi", 0, 3 }, { "Ti", 0, 4 },
+		{ "Pi", 0, 5 }, { "Ei", 0, 6 },
+	};
+	const __int128	 max = KUBE_QUANTITY_MILLI_MAX;
+	const char	*p = s, *ip, *fp, *sfx;
+	size_t		 nint, nfrac, n, i;
+	int64_t		 point;
+	__int128	 ipart = 0, carry = 0, mul, t, v;
+	int32_t		 exp10 = 0;
+	int		 neg = 0, bin = 0, found = 0, sat = 0, nz = 0, d;
 
 	q->milli = 0;
 	q->text = NULL;
-	if (*p == '+' || *p == '-')
-		neg = (*p++ == '-');
-	for (; isdigit((unsigned char)*p); p++, ndigits++) {
-		mant = mant * 10 + (*p - '0');
-		if (mant > ((__int128)1 << 100))
-			goto range;
-	}
-	if (*p == '.') {
-		for (p++; isdigit((unsigned char)*p); p++, ndigits++) {
-			if (den < ((__int128)1 << 100)) {
-				mant = mant * 10 + (*p - '0');
-				den *= 10;
-			}
-		}
-	}
-	if (ndigits == 0)
+	if (*s == '\0')
 		goto bad;
 
-	if (p[0] != '\0' && p[1] == 'i') {
-		switch (p[0]) {
-		case 'K': bin = 1; break;
-		case 'M': bin = 2; break;
-		case 'G': bin = 3; break;
-		case 'T': bin = 4; break;
-		case 'P': bin = 5; break;
-		case 'E': bin = 6; break;
-		default: goto bad;
-		}
-		if (p[2] != '\0')
-			goto bad;
-		for (i = 0; i < bin; i++)
-			mul *= 1024;
-	} else if (*p == 'e' || *p == 'E') {
+	/* parseQuantityString: sign, leading zeros, digits, fraction. */
+	if (*p == '+' || *p == '-')
+		neg = (*p++ == '-');
+	while (*p == '0')
 		p++;
-		if (*p == '+' || *p == '-')
-			expneg = (*p++ == '-');
-		if (!isdigit((unsigned char)*p))
-			goto bad;
-		for (; isdigit((unsigned char)*p); p++) {
-			exp10 = exp10 * 10 + (*p - '0');
-			if (exp10 > 40)
-				goto range;
+	ip = p;
+	while (is_digit(*p))
+		p++;
+	nint = (size_t)(p - ip);
+	fp = p;
+	nfrac = 0;
+	if (*p == '.') {
+		fp = ++p;
+		while (is_digit(*p))
+			p++;
+		nfrac = (size_t)(p - fp);
+	}
+	sfx = p;
+	while (*p != '\0' && strchr("eEinumkKMGTP", *p) != NULL)
+		p++;
+	if (*p == '+' || *p == '-')
+		p++;
+	while (is_digit(*p))
+		p++;
+	if (*p != '\0')
+		goto bad;
+
+	/* suffix.go interpret: the table, else an exponent. */
+	for (i = 0; i < sizeof table / sizeof table[0]; i++) {
+		if (strcmp(sfx, table[i].s) == 0) {
+			exp10 = table[i].exp10;
+			bin = table[i].bin;
+			found = 1;
+			break;
 		}
-		if (*p != '\0')
-			goto bad;
-		if (expneg)
-			exp10 = -exp10;
-	} else if (*p != '\0') {
-		if (p[1] != '\0')
-			goto bad;
-		switch (*p) {
-		case 'n': exp10 = -9; break;
-		case 'u': exp10 = -6; break;
-		case 'm': exp10 = -3; break;
-		case 'k': exp10 = 3; break;
-		case 'M': exp10 = 6; break;
-		case 'G': exp10 = 9; break;
-		case 'T': exp10 = 12; break;
-		case 'P': exp10 = 15; break;
-		case 'E': exp10 = 18; break;
-		default: goto bad;
-		}
+	}
+	if (!found && sfx[0] != '\0' && sfx[1] != '\0' &&
+	    (sfx[0] == 'e' || sfx[0] == 'E'))
+		found = exponent_suffix(sfx + 1, &exp10);
+	if (!found)
+		return dra_err_set(err, KUBE_E_PARSE,
+		    "quantity \"%s\": unknown suffix \"%s\" (one of Ki Mi Gi "
+		    "Ti Pi Ei, n u m k M G T P E, or e<N>)", s, sfx);
+
+	/*
+	 * The digits (integer part, then fraction) are one string whose
+	 * decimal point, after the shift by the exponent and by 3 for
+	 * milli, sits after the first point digits.
+	 */
+	n = nint + nfrac;
+	point = (int64_t)nint + exp10 + 3;
+	mul = (__int128)1 << (10 * bin);
+
+	/* The integer part, saturating. */
+	for (i = 0; i < n && (int64_t)i < point && !sat; i++) {
+		d = i < nint ? ip[i] - '0' : fp[i - nint] - '0';
+		ipart = ipart * 10 + d;
+		if (ipart > max)
+			sat = 1;
+	}
+	for (i = n; ipart != 0 && !sat && (int64_t)i < point; i++) {
+		ipart *= 10;
+		if (ipart > max)
+			sat = 1;
+	}
+	if (!sat && ipart > max / mul)
+		sat = 1;
+
+	/*
+	 * The fraction times mul, by long multiplication from its last
+	 * digit: carry ends as its integer part, nz says whether what
+	 * is left is not zero (the value then rounds up).  Leading zeros
+	 * beyond the digits (a large negative exponent) only carry.
+	 */
+	for (i = n; !sat && i > 0 && (int64_t)(i - 1) >= point; i--) {
+		d = i - 1 < nint ? ip[i - 1] - '0' :
+		    fp[i - 1 - nint] - '0';
+		t = d * mul + carry;
+		nz |= (t % 10) != 0;
+		carry = t / 10;
+	}
+	for (; !sat && carry != 0 && point < 0; point++) {
+		nz |= (carry % 10) != 0;
+		carry /= 10;
 	}
 
-	/* value = mant * mul * 10^exp10 / den; milli = value * 1000. */
-	e = exp10 + 3;
-	for (; e > 0; e--) {
-		if (!mul_ok(&mant, 10))
-			goto range;
+	if (!sat) {
+		v = ipart * mul + carry + nz;
+		if (v > max)
+			sat = 1;
+		else
+			q->milli = (int64_t)(neg ? -v : v);
 	}
-	for (; e < 0; e++)
-		den *= 10;
-	if (!mul_ok(&mant, mul))
-		goto range;
-	/* Round up away from zero, as MilliValue does. */
-	mant = (mant + den - 1) / den;
-	if (mant > MILLI_MAX)
-		goto range;
-	q->milli = neg ? -(int64_t)mant : (int64_t)mant;
+	if (sat)
+		q->milli = neg ? -KUBE_QUANTITY_MILLI_SAT :
+		    KUBE_QUANTITY_MILLI_SAT;
 	return KUBE_OK;
 
 bad:
 	return dra_err_set(err, KUBE_E_PARSE,
 	    "quantity \"%s\": not a Kubernetes quantity (e.g. \"40Gi\", "
-	    "\"1.5\", \"500m\")", s);
-range:
-	return dra_err_set(err, KUBE_E_PARSE,
-	    "quantity \"%s\": out of range", s);
+	    "\"1.5\", \"500m\", \"1E\", \"2e3\")", s);
+}
+
+int
+kube_quantity_saturated(const struct kube_quantity *q)
+{
+	return q->milli > KUBE_QUANTITY_MILLI_MAX ||
+	    q->milli < -KUBE_QUANTITY_MILLI_MAX;
+}
+
+int64_t
+kube_quantity_add(int64_t a, int64_t b)
+{
+	int64_t	r;
+
+	if (__builtin_add_overflow(a, b, &r) || r > KUBE_QUANTITY_SUM_MAX)
+		return a < 0 && b < 0 ? -KUBE_QUANTITY_SUM_MAX :
+		    KUBE_QUANTITY_SUM_MAX;
+	if (r < -KUBE_QUANTITY_SUM_MAX)
+		return -KUBE_QUANTITY_SUM_MAX;
+	return r;
 }
 
 char *
@@ -139,6 +235,11 @@ kube_quantity_format(int64_t milli, char *buf, size_t len)
 	int64_t		 v, a;
 	int		 i, unit = -1;
 
+	if (milli > KUBE_QUANTITY_MILLI_MAX ||
+	    milli < -KUBE_QUANTITY_MILLI_MAX) {
+		snprintf(buf, len, "%s1Pi", milli < 0 ? "<-" : ">");
+		return buf;
+	}
 	if (milli % 1000 != 0) {
 		snprintf(buf, len, "%" PRId64 "m", milli);
 		return buf;
