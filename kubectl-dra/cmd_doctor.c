@@ -91,6 +91,47 @@ static const struct dra_flag cmd_doctor_flags[] = {
 	{ NULL, 0, 0, 0, NULL, NULL }
 };
 
+/*
+ * A Go duration (time.ParseDuration): an optional sign, then numbers
+ * with units ns, us (µs, μs), ms, s, m, h ("1h30m", "1.5s", "+5m"); a
+ * number needs a unit except "0".  Into *sec; -1 when it is not one,
+ * or is negative (no threshold is).  plan_duration_parse adds the units; the rest is
+ * Go's syntax, which it does not check (it takes plain numbers).
+ */
+static int
+go_duration(const char *text, double *sec)
+{
+	struct dra_buf	 b;
+	const char	*p = text;
+	int		 rc;
+
+	if (*p == '-')
+		return -1;		/* a threshold is not negative */
+	if (*p == '+')
+		p++;
+	if (strcmp(p, "0") == 0) {
+		*sec = 0;
+		return 0;
+	}
+	if (*p == '\0' || p[strspn(p, "0123456789.")] == '\0')
+		return -1;		/* a number without its unit */
+	/* "µs" (U+00B5) and "μs" (U+03BC) are Go's "us". */
+	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+	while (*p != '\0') {
+		if (strncmp(p, "\xc2\xb5s", 3) == 0 ||
+		    strncmp(p, "\xce\xbcs", 3) == 0) {
+			dra_buf_adds(&b, "us");
+			p += 3;
+			continue;
+		}
+		dra_buf_add(&b, p, 1);
+		p++;
+	}
+	rc = plan_duration_parse(dra_buf_str(&b), sec);
+	dra_buf_release(&b);
+	return rc;
+}
+
 /* KUBECTL_DRA_NOW (Unix seconds) replaces the clock, as source.c does. */
 static void
 apply_now(struct kube_snapshot *s)
@@ -126,48 +167,88 @@ list_item(void *arg, const cJSON *item, const char *list_api_version,
 	    la->k->list_kind, err);
 }
 
+/* Namespaces with pending claims listed one by one, up to this many. */
+#define DOCTOR_POD_NS_MAX	16
+
 /*
- * Every kind, all namespaces (a 403 there: the user's own namespace).
- * Fills *o's unread, partial and taint_rules_unserved.  Returns KUBE_OK,
- * KUBE_E_GONE (start again) or an error in err.
+ * One kind (in namespace ns, NULL: all, a 403 there: the user's own
+ * namespace) into s, noting a refusal in *o.  Returns KUBE_OK (a 403
+ * included), KUBE_E_GONE or an error in err.
+ */
+static int
+load_kind(struct kube_client *c, const struct kube_dra_info *info,
+    const struct dra_api_kind *k, const char *ns, const char *own_ns,
+    struct kube_snapshot *s, struct dra_doctor_opts *o, struct dra_err *err)
+{
+	struct dra_buf	 refused;
+	struct list_arg	 la;
+	char		 path[512];
+	int		 rc;
+
+	la.s = s;
+	la.k = k;
+	dra_buf_init(&refused, DRA_BUF_MAX_SMALL);
+	rc = dra_list_kind(c, info, k, ns, own_ns, list_item, NULL, &la, path,
+	    sizeof path, NULL, &refused, err);
+	if (rc == KUBE_E_FORBIDDEN) {
+		o->unread |= k->need;
+		rc = KUBE_OK;
+	} else if (rc == KUBE_OK && refused.len > 0)
+		o->partial |= k->need;
+	dra_buf_release(&refused);
+	return rc;
+}
+
+/*
+ * Every kind, all namespaces (a 403 there: the user's own namespace),
+ * except Namespaces and Pods: only pending-claims and its why read
+ * them, so they are listed only when a claim is pending beyond the
+ * threshold, the Pods only in the namespaces of such claims
+ * (dra_doctor_pod_namespaces; all of them above DOCTOR_POD_NS_MAX).
+ * On a cluster without such a claim that saves the Pod pages, the
+ * longest list.  Fills *o's unread, partial and taint_rules_unserved.
+ * Returns KUBE_OK, KUBE_E_GONE (start again) or an error in err.
  */
 static int
 load_kinds(struct kube_client *c, const struct kube_dra_info *info,
     const char *own_ns, struct kube_snapshot *s, struct dra_doctor_opts *o,
     struct dra_err *err)
 {
-	const struct dra_api_kind	*k;
-	struct dra_buf			 refused;
-	struct list_arg			 la;
-	char				 path[512];
-	size_t				 i;
+	const struct dra_api_kind	*k, *kpods = NULL, *kns = NULL;
+	const char			*pns[DOCTOR_POD_NS_MAX];
+	size_t				 i, npns;
 	int				 rc;
 
-	dra_buf_init(&refused, DRA_BUF_MAX_SMALL);
 	for (i = 0; i < dra_napi_kinds; i++) {
 		k = &dra_api_kinds[i];
+		if (k->need == DRA_NEED_PODS) {
+			kpods = k;
+			continue;
+		}
+		if (k->need == DRA_NEED_NAMESPACES) {
+			kns = k;
+			continue;
+		}
 		if (k->need == DRA_NEED_TAINT_RULES &&
 		    !info->device_taint_rules) {
 			o->taint_rules_unserved = 1;
 			continue;
 		}
-		la.s = s;
-		la.k = k;
-		dra_buf_reset(&refused);
-		rc = dra_list_kind(c, info, k, NULL, own_ns, list_item, NULL,
-		    &la, path, sizeof path, NULL, &refused, err);
-		if (rc == KUBE_E_FORBIDDEN) {
-			o->unread |= k->need;
-			continue;
-		}
-		if (rc != KUBE_OK) {
-			dra_buf_release(&refused);
+		if ((rc = load_kind(c, info, k, NULL, own_ns, s, o, err)) !=
+		    KUBE_OK)
 			return rc;
-		}
-		if (refused.len > 0)
-			o->partial |= k->need;
 	}
-	dra_buf_release(&refused);
+	npns = dra_doctor_pod_namespaces(s, o, pns, DOCTOR_POD_NS_MAX);
+	if (npns > 0 && kns != NULL && (rc = load_kind(c, info, kns, NULL,
+	    own_ns, s, o, err)) != KUBE_OK)
+		return rc;
+	if (npns > DOCTOR_POD_NS_MAX && kpods != NULL)
+		return load_kind(c, info, kpods, NULL, own_ns, s, o, err);
+	for (i = 0; i < npns && kpods != NULL; i++) {
+		if ((rc = load_kind(c, info, kpods, pns[i], own_ns, s, o,
+		    err)) != KUBE_OK)
+			return rc;
+	}
 	if (o->unread & DRA_NEED_SLICES)
 		s->slices_unread = 1;
 	return KUBE_OK;
@@ -328,6 +409,7 @@ run_live(struct dra_ctx *ctx, struct dra_doctor_report *r,
 		s->source = kube_snapshot_intern(s, kube_client_server(c));
 		s->served_version = kube_snapshot_intern(s,
 		    info.group_version);
+		apply_now(s);	/* pending-claims' threshold, before Pods */
 		o->unread = o->partial = 0;
 		dra_err_clear(&err);
 		rc = load_kinds(c, &info, own_ns, s, o, &err);
@@ -349,6 +431,32 @@ run_live(struct dra_ctx *ctx, struct dra_doctor_report *r,
 }
 
 #endif /* DRA_HAVE_CLIENT */
+
+/*
+ * The kinds a file did not capture (dra_doctor_opts.absent): none for
+ * a whole-cluster capture, which a file holding Namespace objects is
+ * taken to be (`kubectl dra snapshot` writes every kind, and every
+ * cluster has namespaces); otherwise (a `kubectl get KINDS -o yaml`)
+ * every kind of which it holds no object.
+ */
+static unsigned
+file_absent(const struct kube_snapshot *s)
+{
+	unsigned	absent = 0;
+
+	if (s->namespaces.n > 0)
+		return 0;
+	absent |= s->slices.n == 0 ? DRA_DOCTOR_K_SLICES : 0;
+	absent |= s->claims.n == 0 ? DRA_DOCTOR_K_CLAIMS : 0;
+	absent |= s->templates.n == 0 ? DRA_DOCTOR_K_TEMPLATES : 0;
+	absent |= s->classes.n == 0 ? DRA_DOCTOR_K_CLASSES : 0;
+	absent |= s->taint_rules.n == 0 ? DRA_DOCTOR_K_TAINT_RULES : 0;
+	absent |= s->pods.n == 0 ? DRA_DOCTOR_K_PODS : 0;
+	absent |= s->nodes.n == 0 ? DRA_DOCTOR_K_NODES : 0;
+	absent |= DRA_DOCTOR_K_NAMESPACES;
+	absent |= s->quotas.n == 0 ? DRA_DOCTOR_K_QUOTAS : 0;
+	return absent;
+}
 
 /* The terminal's width for the table, else 80. */
 static int
@@ -413,7 +521,7 @@ cmd_doctor_exec(struct dra_ctx *ctx, struct dra_args *args)
 		return dra_usage_error(ctx, ctx->cmd, "unknown output format "
 		    "\"%s\" for doctor: use -o json or -o yaml", out);
 	if (ctx->opts.pending_threshold != NULL &&
-	    (plan_duration_parse(ctx->opts.pending_threshold, &thr) != 0 ||
+	    (go_duration(ctx->opts.pending_threshold, &thr) != 0 ||
 	    !isfinite(thr) || thr < 0 || thr > DOCTOR_MAX_THRESHOLD))
 		return dra_usage_error(ctx, ctx->cmd, "invalid "
 		    "--pending-threshold \"%s\": expected a duration such as "
@@ -421,7 +529,7 @@ cmd_doctor_exec(struct dra_ctx *ctx, struct dra_args *args)
 		    ctx->opts.pending_threshold);
 
 	memset(&o, 0, sizeof o);
-	o.pending_threshold = (int64_t)ceil(thr);
+	o.pending_threshold = thr;
 	r = dra_doctor_report_new();
 	if (ctx->opts.from != NULL) {
 		ret = dra_source_load(ctx, DRA_NEED_ALL, NULL, &s);
@@ -429,10 +537,20 @@ cmd_doctor_exec(struct dra_ctx *ctx, struct dra_args *args)
 			dra_doctor_report_free(r);
 			return ret;
 		}
+		if (s->slices.n + s->claims.n + s->templates.n +
+		    s->classes.n + s->taint_rules.n == 0) {
+			dra_doctor_report_free(r);
+			kube_snapshot_free(s);
+			return dra_error("%s: no ResourceSlice, ResourceClaim, "
+			    "ResourceClaimTemplate, DeviceClass or "
+			    "DeviceTaintRule: nothing to check (kubectl dra "
+			    "snapshot -o FILE captures a cluster)",
+			    ctx->opts.from);
+		}
 		dra_doctor_skip(r, "server-version", "live only (--from)");
 		dra_doctor_skip(r, "dra-api", "live only (--from)");
 		dra_doctor_skip(r, "feature-gates", "live only (--from)");
-		o.nodes_unknown = s->nodes.n == 0;
+		o.absent = file_absent(s);
 	} else {
 #ifdef DRA_HAVE_CLIENT
 		ret = run_live(ctx, r, &o, &s);

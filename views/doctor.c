@@ -19,6 +19,7 @@
  */
 #include "doctor.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,10 +29,15 @@
 
 #include "buf.h"
 #include "cel.h"
+#include "top.h"
 #include "views.h"
 #include "views-int.h"
 #include "why.h"
 #include "xmalloc.h"
+
+/* doctor's lines are top's (views/top.h dra_top_percent). */
+_Static_assert(DRA_DOCTOR_TARGET == DRA_TOP_TARGET_PCT &&
+    DRA_DOCTOR_CEILING == DRA_TOP_CEILING_PCT, "utilization lines");
 
 /* Findings shown under a check in the table. */
 #define DOCTOR_TEXT_FINDINGS	5
@@ -72,10 +78,10 @@ static int	gate_check(struct dra_doctor_report *, const char *,
 static void	partial_note(struct dra_doctor_check *,
 		    const struct dra_doctor_opts *, unsigned);
 static const char *kind_resource(unsigned);
+static const char *kind_name(unsigned);
 static struct match *match_build(const struct kube_snapshot *);
 static void	match_free(struct match *);
 static int	match_has(const struct match *, size_t, size_t);
-static int	pool_usable(const struct kube_pool *);
 static int64_t	qty_value(const char *);
 static void	device_plugin(struct dra_doctor_report *,
 		    const struct kube_snapshot *,
@@ -85,8 +91,9 @@ static void	class_selectors(struct dra_doctor_report *,
 		    const struct dra_doctor_opts *, const struct match *);
 static void	utilization(struct dra_doctor_report *,
 		    const struct kube_snapshot *,
-		    const struct dra_doctor_opts *, const struct match *);
-static void	wrap(struct dra_buf *, const char *, size_t, size_t, size_t);
+		    const struct dra_doctor_opts *);
+static void	wrap(struct dra_buf *, const char *, size_t, size_t, size_t,
+		    size_t);
 
 static const struct dra_doctor_opts no_opts;
 
@@ -373,10 +380,39 @@ kind_resource(unsigned k)
 	return "?";
 }
 
+/* The Kubernetes kind of a DRA_DOCTOR_K_* bit, for "holds no X". */
+static const char *
+kind_name(unsigned k)
+{
+	switch (k) {
+	case DRA_DOCTOR_K_SLICES:
+		return "ResourceSlice";
+	case DRA_DOCTOR_K_CLAIMS:
+		return "ResourceClaim";
+	case DRA_DOCTOR_K_TEMPLATES:
+		return "ResourceClaimTemplate";
+	case DRA_DOCTOR_K_CLASSES:
+		return "DeviceClass";
+	case DRA_DOCTOR_K_TAINT_RULES:
+		return "DeviceTaintRule";
+	case DRA_DOCTOR_K_PODS:
+		return "Pod";
+	case DRA_DOCTOR_K_NODES:
+		return "Node";
+	case DRA_DOCTOR_K_NAMESPACES:
+		return "Namespace";
+	case DRA_DOCTOR_K_QUOTAS:
+		return "ResourceQuota";
+	}
+	return "?";
+}
+
 /*
  * Before a check: Skipped when o->skip says so; Warning "cannot read
- * X, Y: forbidden" when a kind it needs could not be read at all.
- * Returns 1 when the check was added that way (the caller stops).
+ * X, Y: forbidden" when a kind it needs could not be read at all;
+ * Skipped "the file holds no X objects" when the source did not
+ * capture a kind it needs (o->absent).  Returns 1 when the check was
+ * added that way (the caller stops).
  */
 static int
 gate_check(struct dra_doctor_report *r, const char *name,
@@ -390,17 +426,39 @@ gate_check(struct dra_doctor_report *r, const char *name,
 		dra_doctor_skip(r, name, o->skip);
 		return 1;
 	}
+	if (miss != 0) {
+		dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+		for (k = 1; k <= DRA_DOCTOR_K_QUOTAS; k <<= 1) {
+			if (miss & k)
+				view_join(&b, ", ", kind_resource(k));
+		}
+		c = dra_doctor_add(r, name, DRA_DOCTOR_WARNING, "cannot read "
+		    "%s: forbidden", dra_buf_str(&b));
+		dra_doctor_fix(c, "run doctor as a user allowed to list %s "
+		    "(for example a cluster admin) to get this check",
+		    dra_buf_str(&b));
+		dra_buf_release(&b);
+		return 1;
+	}
+	/*
+	 * Templates only add the classes of claims not made yet: a file
+	 * without them still has its claims.
+	 */
+	miss = needs & o->absent & ~DRA_DOCTOR_K_TEMPLATES;
 	if (miss == 0)
 		return 0;
 	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
 	for (k = 1; k <= DRA_DOCTOR_K_QUOTAS; k <<= 1) {
-		if (miss & k)
-			view_join(&b, ", ", kind_resource(k));
+		if (!(miss & k))
+			continue;
+		if (b.len > 0)
+			dra_buf_adds(&b, (miss & ~((k << 1) - 1)) != 0 ? ", " :
+			    " or ");
+		dra_buf_adds(&b, kind_name(k));
 	}
-	c = dra_doctor_add(r, name, DRA_DOCTOR_WARNING, "cannot read %s: "
-	    "forbidden", dra_buf_str(&b));
-	dra_doctor_fix(c, "run doctor as a user allowed to list %s (for "
-	    "example a cluster admin) to get this check", dra_buf_str(&b));
+	dra_doctor_add(r, name, DRA_DOCTOR_SKIPPED, "the file holds no %s "
+	    "objects (`kubectl dra snapshot -o FILE` captures every kind)",
+	    dra_buf_str(&b));
 	dra_buf_release(&b);
 	return 1;
 }
@@ -717,12 +775,6 @@ dra_doctor_features(struct dra_doctor_report *r,
 
 /* ---- selectors over devices ----------------------------------------- */
 
-static int
-pool_usable(const struct kube_pool *p)
-{
-	return p != NULL && p->complete && p->invalid == NULL;
-}
-
 static struct match *
 match_build(const struct kube_snapshot *s)
 {
@@ -925,20 +977,18 @@ device_plugin(struct dra_doctor_report *r, const struct kube_snapshot *s,
 	const struct kube_node		*n;
 	const struct kube_device	*d;
 	struct by_node			*bn, key0, *lo;
+	struct dra_buf			 nv;
 	const char			*key, *driver, *pool;
 	char				*obj;
 	size_t				 i, j, k, nbn = 0, cnt, nnodes = 0;
+	size_t				 nnv = 0;
 	int64_t				 val;
 
 	if (gate_check(r, "device-plugin", o, DRA_DOCTOR_K_NODES |
 	    DRA_DOCTOR_K_SLICES | DRA_DOCTOR_K_CLASSES))
 		return;
-	if (o->nodes_unknown) {
-		dra_doctor_skip(r, "device-plugin", "no Node objects to read "
-		    "status.allocatable from");
-		return;
-	}
 	c = dra_doctor_add(r, "device-plugin", DRA_DOCTOR_READY, "-");
+	dra_buf_init(&nv, DRA_BUF_MAX_SMALL);
 	bn = xcalloc(mt->ndev + 1, sizeof *bn);
 	for (k = 0; k < mt->ndev; k++) {
 		if (kube_device_node(mt->dev[k]) == NULL)
@@ -985,6 +1035,11 @@ device_plugin(struct dra_doctor_report *r, const struct kube_snapshot *s,
 			if (cnt == 0)
 				continue;
 			nnodes++;
+			if (strncmp(key, "nvidia.com/", 11) == 0) {
+				if (nnv < DRA_DOCTOR_NAMES)
+					view_join(&nv, " ", n->meta.name);
+				nnv++;
+			}
 			obj = fmt("node/%s", n->meta.name);
 			dra_doctor_find(c, obj, "status.allocatable %s=%lld (a "
 			    "device plugin) while DRA driver %s publishes %zu "
@@ -998,16 +1053,26 @@ device_plugin(struct dra_doctor_report *r, const struct kube_snapshot *s,
 	if (nnodes == 0) {
 		set_detail(c, "no node advertises a device plugin's GPUs that "
 		    "a DRA driver also publishes");
+		dra_buf_release(&nv);
 		return;
 	}
 	c->verdict = DRA_DOCTOR_FAILED;
 	names_detail(c, nnodes == 1 ? "a device plugin and a DRA driver both "
 	    "hand out the GPUs of node" : "a device plugin and a DRA driver "
 	    "both hand out the GPUs of nodes");
-	dra_doctor_fix(c, "run one of them per node: disable the device "
-	    "plugin there (GPU Operator: kubectl label node NODE "
-	    "nvidia.com/gpu.deploy.device-plugin=false), or stop the DRA "
-	    "driver's kubelet plugin on it");
+	if (nnv == 0)
+		dra_doctor_fix(c, "run one of them per node: disable the "
+		    "device plugin there, or stop the DRA driver's kubelet "
+		    "plugin on %s", nnodes == 1 ? "it" : "them");
+	else
+		dra_doctor_fix(c, "run one of them per node: disable the "
+		    "device plugin there, or stop the DRA driver's kubelet "
+		    "plugin on %s; with the GPU Operator `kubectl label node "
+		    "%s nvidia.com/gpu.deploy.device-plugin=false`%s",
+		    nnodes == 1 ? "it" : "them", dra_buf_str(&nv), nnv >
+		    DRA_DOCTOR_NAMES ? " and the same for the other nodes of "
+		    "the findings" : "");
+	dra_buf_release(&nv);
 }
 
 void
@@ -1074,8 +1139,9 @@ dra_doctor_pools(struct dra_doctor_report *r, const struct kube_snapshot *s,
 		c->verdict = DRA_DOCTOR_FAILED;
 		dra_doctor_fix(c, "fix the driver that publishes the pool: "
 		    "device and counter-set names must be unique in a pool "
-		    "and every consumed counter must exist (kubectl dra "
-		    "describe pool DRIVER/POOL)");
+		    "and every consumed counter must exist; `kubectl dra "
+		    "describe pool %s` shows it", c->nfindings == 1 ?
+		    short_name(c->findings[0].object) : "DRIVER/POOL");
 	} else {
 		c->verdict = DRA_DOCTOR_WARNING;
 		dra_doctor_fix(c, "wait for the driver to publish every slice "
@@ -1110,11 +1176,6 @@ dra_doctor_orphan_slices(struct dra_doctor_report *r,
 	if (gate_check(r, "orphan-slices", o, DRA_DOCTOR_K_SLICES |
 	    DRA_DOCTOR_K_NODES))
 		return;
-	if (o->nodes_unknown) {
-		dra_doctor_skip(r, "orphan-slices", "no Node objects to "
-		    "compare the slices' nodes with");
-		return;
-	}
 	c = dra_doctor_add(r, "orphan-slices", DRA_DOCTOR_READY, "-");
 	for (i = 0; i < s->slices.n; i++) {
 		sl = s->slices.v[i];
@@ -1145,32 +1206,224 @@ dra_doctor_orphan_slices(struct dra_doctor_report *r,
 	c->verdict = DRA_DOCTOR_WARNING;
 	names_detail(c, c->nfindings == 1 ? "a slice of a node that does "
 	    "not exist" : "slices of nodes that do not exist");
-	dra_doctor_fix(c, "delete them (kubectl delete resourceslice NAME) "
-	    "once the node is gone for good; a kubelet plugin's slices name "
-	    "their Node as owner and are deleted with it");
+	dra_doctor_fix(c, "once the node is gone for good, delete %s: "
+	    "`kubectl delete resourceslice %s` (a kubelet plugin's slices "
+	    "name their Node as owner and are deleted with it)",
+	    c->nfindings == 1 ? "it" : "them", c->nfindings == 1 ?
+	    short_name(c->findings[0].object) : "NAME");
 }
 
 /* ---- pending claims -------------------------------------------------- */
 
-/* Seconds as a Go duration without zero units: "5m", "1h30m", "0s". */
+/*
+ * Seconds as a Go duration without zero units: "5m", "1h30m", "0s",
+ * "1.5s", below a second "500ms", "2µs", "1ns".
+ */
 static void
-duration(int64_t sec, char *buf, size_t len)
+duration(double sec, char *buf, size_t len)
 {
 	struct dra_buf	b;
+	double		whole, rest;
+	long long	w;
 
-	if (sec <= 0) {
+	if (!(sec > 0)) {
 		snprintf(buf, len, "0s");
 		return;
 	}
 	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
-	if (sec >= 3600)
-		dra_buf_addf(&b, "%lldh", (long long)(sec / 3600));
-	if (sec % 3600 >= 60)
-		dra_buf_addf(&b, "%lldm", (long long)(sec % 3600 / 60));
-	if (sec % 60 != 0)
-		dra_buf_addf(&b, "%llds", (long long)(sec % 60));
+	if (sec < 1e-6)
+		dra_buf_addf(&b, "%.6gns", sec * 1e9);
+	else if (sec < 1e-3)
+		dra_buf_addf(&b, "%.6gµs", sec * 1e6);
+	else if (sec < 1)
+		dra_buf_addf(&b, "%.6gms", sec * 1e3);
+	else {
+		whole = floor(sec);
+		rest = sec - whole;
+		w = (long long)whole;
+		if (w >= 3600)
+			dra_buf_addf(&b, "%lldh", w / 3600);
+		if (w % 3600 >= 60)
+			dra_buf_addf(&b, "%lldm", w % 3600 / 60);
+		if (w % 60 != 0 || rest > 0)
+			dra_buf_addf(&b, "%.6gs", (double)(w % 60) + rest);
+	}
 	snprintf(buf, len, "%s", dra_buf_str(&b));
 	dra_buf_release(&b);
+}
+
+/*
+ * Whether pending-claims names cl: pending (no allocation, not being
+ * deleted) for at least o->pending_threshold.  *age gets its age in
+ * seconds, -1 when unknown (no creationTimestamp: always named).
+ */
+static int
+claim_pending(const struct kube_snapshot *s, const struct kube_claim *cl,
+    const struct dra_doctor_opts *o, int64_t *age)
+{
+	int64_t	a;
+
+	if (cl->allocated || cl->meta.deleted != 0)
+		return 0;
+	a = cl->meta.created != 0 ? s->now - cl->meta.created : -1;
+	if (a < -1)
+		a = 0;
+	*age = a;
+	return a < 0 || (double)a >= o->pending_threshold;
+}
+
+size_t
+dra_doctor_pod_namespaces(const struct kube_snapshot *s,
+    const struct dra_doctor_opts *o, const char **out, size_t max)
+{
+	const struct kube_claim	*cl;
+	size_t			 i, j, n = 0;
+	int64_t			 a;
+
+	if (o == NULL)
+		o = &no_opts;
+	for (i = 0; i < s->claims.n; i++) {
+		cl = s->claims.v[i];
+		if (!claim_pending(s, cl, o, &a) || cl->meta.namespace == NULL)
+			continue;
+		for (j = 0; j < n; j++)
+			if (strcmp(out[j], cl->meta.namespace) == 0)
+				break;
+		if (j < n)
+			continue;
+		if (n == max)
+			return max + 1;
+		out[n++] = cl->meta.namespace;
+	}
+	return n;
+}
+
+/* A pending claim named by pending-claims. */
+struct pend {
+	const struct kube_claim	*cl;
+	int64_t			 age;		/* seconds, -1 unknown */
+	char			*text;		/* the finding */
+	int			 hard;		/* never or blocked */
+	const char		*code;		/* the reason shown, or NULL */
+};
+
+/* Oldest first (unknown ages first), then by namespace and name. */
+static int
+pend_age_cmp(const void *a, const void *b)
+{
+	const struct pend	*x = a, *y = b;
+	int			 d;
+
+	if (x->age != y->age) {
+		if (x->age < 0 || y->age < 0)
+			return x->age < 0 ? -1 : 1;
+		return x->age > y->age ? -1 : 1;
+	}
+	if ((d = strcmp(x->cl->meta.namespace, y->cl->meta.namespace)) != 0)
+		return d;
+	return strcmp(x->cl->meta.name, y->cl->meta.name);
+}
+
+/* Never and blocked claims first, then pend_age_cmp. */
+static int
+pend_cmp(const void *a, const void *b)
+{
+	const struct pend	*x = a, *y = b;
+
+	if (x->hard != y->hard)
+		return x->hard ? -1 : 1;
+	return pend_age_cmp(a, b);
+}
+
+/*
+ * How telling a why reason is: one that says only that the class
+ * matches nothing on a node (or that nothing is reachable there) is
+ * the least, when other nodes give a reason about the claim itself.
+ */
+static int
+reason_rank(const struct dra_why_reason *rs)
+{
+	static const char *const weak[] = {
+		"class-selector", "no-devices", "node", "stale",
+		"node-affinity", "node-unschedulable", "claim-not-on-node",
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof weak / sizeof weak[0]; i++)
+		if (strcmp(rs->code, weak[i]) == 0)
+			return 0;
+	if (strcmp(rs->code, "no-match") == 0)
+		return 1;
+	return 2;
+}
+
+/* The most telling reason of w (reason_rank, the first among equals). */
+static const struct dra_why_reason *
+best_reason(const struct dra_why *w)
+{
+	const struct dra_why_reason	*best = NULL;
+	size_t				 i;
+
+	for (i = 0; i < w->nreasons; i++)
+		if (best == NULL || reason_rank(&w->reasons[i]) >
+		    reason_rank(best))
+			best = &w->reasons[i];
+	return best;
+}
+
+/*
+ * Append the selector a selector reason is about: its evidence line
+ * "request selector #0 is false for 200 devices (a, b, ...): EXPR"
+ * becomes "; request selector #0 is false: EXPR".
+ */
+static void
+selector_evidence(struct dra_buf *b, const struct dra_why_reason *rs)
+{
+	const char	*e, *f, *x;
+
+	if (rs->nevidence == 0 || (strcmp(rs->code, "request-selector") != 0 &&
+	    strcmp(rs->code, "class-selector") != 0))
+		return;
+	e = rs->evidence[0];
+	f = strstr(e, " is false for ");
+	x = strstr(e, "): ");
+	if (f == NULL || x == NULL || x < f)
+		dra_buf_addf(b, " (%s)", e);
+	else
+		dra_buf_addf(b, " (%.*s is false: %s)", (int)(f - e), e, x + 3);
+}
+
+/* What a reason code points at, for the fix line; NULL: nothing new. */
+static const char *
+code_fix(const char *code)
+{
+	if (strcmp(code, "request-selector") == 0)
+		return "correct the claim's request selectors (or its "
+		    "template's) to values the devices publish";
+	if (strcmp(code, "class-selector") == 0 ||
+	    strcmp(code, "no-match") == 0 || strcmp(code, "no-devices") == 0)
+		return "check the DeviceClass's selectors against the "
+		    "devices, or install the driver that publishes such "
+		    "devices";
+	if (strcmp(code, "cel-error") == 0)
+		return "guard optional attributes in the CEL (has(), "
+		    ".orValue())";
+	if (strcmp(code, "count") == 0)
+		return "ask for fewer devices or add devices";
+	if (strcmp(code, "in-use") == 0 || strcmp(code, "counters") == 0 ||
+	    strcmp(code, "capacity") == 0)
+		return "free devices (leaked or idle claims) or add some";
+	if (strcmp(code, "taint") == 0 || strcmp(code, "tainted") == 0)
+		return "tolerate the taint or remove it";
+	if (strcmp(code, "pool-incomplete") == 0 ||
+	    strcmp(code, "pools-updating") == 0)
+		return "wait for the pool's driver to publish every slice";
+	if (strcmp(code, "allocator-error") == 0)
+		return "correct what the allocator error names (it fails "
+		    "the pod on every node)";
+	if (strcmp(code, "class-missing") == 0)
+		return "create the DeviceClass or correct its name";
+	return NULL;
 }
 
 void
@@ -1179,30 +1432,42 @@ dra_doctor_pending_claims(struct dra_doctor_report *r,
 {
 	struct dra_doctor_check		*c;
 	const struct kube_claim		*cl;
-	const struct dra_why_reason	*why0;
+	const struct dra_why_reason	*rs;
+	const struct pend		*first_hard = NULL;
 	struct dra_why_target		 t;
 	struct dra_why			*w;
+	struct pend			*pv;
 	struct dra_err			 err;
-	struct dra_buf			 b;
+	struct dra_buf			 b, fix;
+	const char			*fx, *seen[16];
 	char				 age[32], thr[32], *obj;
-	size_t				 i, nwhy = 0, nhard = 0;
+	size_t				 i, j, n = 0, nhard = 0, nseen = 0;
 	int64_t				 a;
+	int				 pods = 1;
 
 	if (o == NULL)
 		o = &no_opts;
-	if (gate_check(r, "pending-claims", o, DRA_DOCTOR_K_CLAIMS))
+	if (gate_check(r, "pending-claims", o, DRA_DOCTOR_K_CLAIMS |
+	    DRA_DOCTOR_K_SLICES | DRA_DOCTOR_K_CLASSES))
 		return;
+	/* Without Pods, "no pod uses it" cannot be said. */
+	if ((o->unread | o->absent) & DRA_DOCTOR_K_PODS)
+		pods = 0;
 	c = dra_doctor_add(r, "pending-claims", DRA_DOCTOR_READY, "-");
-	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+	pv = xcalloc(s->claims.n + 1, sizeof *pv);
 	for (i = 0; i < s->claims.n; i++) {
 		cl = s->claims.v[i];
-		if (cl->allocated || cl->meta.deleted != 0)
+		if (!claim_pending(s, cl, o, &a))
 			continue;
-		a = cl->meta.created != 0 ? s->now - cl->meta.created : -1;
-		if (a < -1)
-			a = 0;
-		if (a >= 0 && a < o->pending_threshold)
-			continue;
+		pv[n].cl = cl;
+		pv[n++].age = a;
+	}
+	if (n > 1)
+		qsort(pv, n, sizeof *pv, pend_age_cmp);
+	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+	for (i = 0; i < n; i++) {
+		cl = pv[i].cl;
+		a = pv[i].age;
 		dra_buf_reset(&b);
 		if (a > 0)
 			dra_buf_addf(&b, "pending %s", dra_format_age(s->now,
@@ -1211,61 +1476,99 @@ dra_doctor_pending_claims(struct dra_doctor_report *r,
 			dra_buf_adds(&b, "pending 0s");
 		else
 			dra_buf_adds(&b, "pending (age unknown)");
-		if (cl->npods == 0)
+		if (pods && cl->npods == 0)
 			dra_buf_adds(&b, ", no pod uses it");
-		if (nwhy < DRA_DOCTOR_WHY_MAX) {
-			nwhy++;
-			memset(&t, 0, sizeof t);
-			t.claim = cl;
-			w = NULL;
-			dra_err_clear(&err);
-			if (dra_why(s, &t, &w, &err) != KUBE_OK)
-				dra_buf_addf(&b, "; why: %s", err.msg);
-			else {
-				dra_buf_addf(&b, "; %s", w->summary);
-				if (w->verdict == DRA_WHY_NEVER ||
-				    w->verdict == DRA_WHY_BLOCKED)
-					nhard++;
-				why0 = w->nreasons > 0 ? &w->reasons[0] :
-				    NULL;
-				if (why0 != NULL && w->verdict !=
-				    DRA_WHY_ALLOCATABLE)
-					dra_buf_addf(&b, "; first reason%s%s: "
-					    "%s", why0->node != NULL ?
-					    " on node " : "", why0->node !=
-					    NULL ? why0->node : "",
-					    why0->message);
+		if (i >= DRA_DOCTOR_WHY_MAX) {
+			dra_buf_addf(&b, "; not explained (only the %d "
+			    "oldest pending claims are): `kubectl dra why "
+			    "claim/%s -n %s`", DRA_DOCTOR_WHY_MAX,
+			    cl->meta.name, cl->meta.namespace);
+			pv[i].text = dra_buf_take(&b);
+			dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+			continue;
+		}
+		memset(&t, 0, sizeof t);
+		t.claim = cl;
+		w = NULL;
+		dra_err_clear(&err);
+		if (dra_why(s, &t, &w, &err) != KUBE_OK)
+			dra_buf_addf(&b, "; why: %s", err.msg);
+		else {
+			dra_buf_addf(&b, "; %s", w->summary);
+			pv[i].hard = w->verdict == DRA_WHY_NEVER ||
+			    w->verdict == DRA_WHY_BLOCKED;
+			rs = best_reason(w);
+			if (rs != NULL && w->verdict != DRA_WHY_ALLOCATABLE) {
+				pv[i].code = rs->code;
+				dra_buf_addf(&b, "; reason%s%s: %s",
+				    rs->node != NULL ? " on node " : "",
+				    rs->node != NULL ? rs->node : "",
+				    rs->message);
+				selector_evidence(&b, rs);
+				/* Static strings from why: kept past free. */
 			}
-			dra_why_free(w);
-		} else
-			dra_buf_addf(&b, "; not explained (more than %d "
-			    "pending claims): kubectl dra why claim/%s -n %s",
-			    DRA_DOCTOR_WHY_MAX, cl->meta.name,
-			    cl->meta.namespace);
-		obj = fmt("resourceclaim/%s/%s", cl->meta.namespace,
-		    cl->meta.name);
-		dra_doctor_find(c, obj, "%s", dra_buf_str(&b));
-		free(obj);
+		}
+		dra_why_free(w);
+		pv[i].text = dra_buf_take(&b);
+		dra_buf_init(&b, DRA_BUF_MAX_SMALL);
 	}
 	dra_buf_release(&b);
+	if (n > 1)
+		qsort(pv, n, sizeof *pv, pend_cmp);
+	dra_buf_init(&fix, DRA_BUF_MAX_SMALL);
+	for (i = 0; i < n; i++) {
+		obj = fmt("resourceclaim/%s/%s", pv[i].cl->meta.namespace,
+		    pv[i].cl->meta.name);
+		dra_doctor_find(c, obj, "%s", pv[i].text);
+		free(obj);
+		if (pv[i].hard) {
+			nhard++;
+			if (first_hard == NULL)
+				first_hard = &pv[i];
+		}
+		/* The fix says what the reasons shown point at. */
+		if (pv[i].code == NULL || (fx = code_fix(pv[i].code)) == NULL)
+			continue;
+		for (j = 0; j < nseen; j++)
+			if (seen[j] == fx)
+				break;
+		if (j < nseen || nseen == sizeof seen / sizeof seen[0])
+			continue;
+		seen[nseen++] = fx;
+		view_join(&fix, "; ", fx);
+	}
 	duration(o->pending_threshold, thr, sizeof thr);
-	if (c->nfindings == 0) {
+	if (n == 0) {
 		set_detail(c, "no claim pending for %s or more", thr);
 		partial_note(c, o, DRA_DOCTOR_K_CLAIMS);
-		return;
+	} else {
+		c->verdict = nhard > 0 ? DRA_DOCTOR_FAILED :
+		    DRA_DOCTOR_WARNING;
+		dra_buf_init(&b, DRA_BUF_MAX_SMALL);
+		dra_buf_addf(&b, "%zu claim%s pending for %s or more", n,
+		    n == 1 ? "" : "s", thr);
+		if (nhard > 0)
+			dra_buf_addf(&b, " (%zu never or blocked)", nhard);
+		if (n > DRA_DOCTOR_WHY_MAX)
+			dra_buf_addf(&b, " (the %d oldest explained)",
+			    DRA_DOCTOR_WHY_MAX);
+		names_detail(c, dra_buf_str(&b));
+		dra_buf_release(&b);
+		if (fix.len == 0)
+			dra_buf_adds(&fix, nhard > 0 ? "each claim's reason "
+			    "says what to change" : "free devices or add "
+			    "some, or wait");
+		cl = first_hard != NULL ? first_hard->cl : pv[0].cl;
+		dra_buf_addf(&fix, "; `kubectl dra why claim/%s -n %s` "
+		    "explains a claim in full", cl->meta.name,
+		    cl->meta.namespace);
+		dra_doctor_fix(c, "%s", dra_buf_str(&fix));
+		partial_note(c, o, DRA_DOCTOR_K_CLAIMS);
 	}
-	c->verdict = nhard > 0 ? DRA_DOCTOR_FAILED : DRA_DOCTOR_WARNING;
-	dra_buf_init(&b, DRA_BUF_MAX_SMALL);
-	dra_buf_addf(&b, "%zu claim%s pending for %s or more", c->nfindings,
-	    c->nfindings == 1 ? "" : "s", thr);
-	names_detail(c, dra_buf_str(&b));
-	dra_buf_release(&b);
-	dra_doctor_fix(c, nhard > 0 ? "each claim's reason says what to "
-	    "change (class, selectors, devices, taints); kubectl dra why "
-	    "claim/NAME -n NS explains one in full" : "free devices or add "
-	    "some, or wait; kubectl dra why claim/NAME -n NS explains one "
-	    "in full");
-	partial_note(c, o, DRA_DOCTOR_K_CLAIMS);
+	dra_buf_release(&fix);
+	for (i = 0; i < n; i++)
+		free(pv[i].text);
+	free(pv);
 }
 
 /* ---- leaked claims --------------------------------------------------- */
@@ -1275,11 +1578,12 @@ dra_doctor_leaked_claims(struct dra_doctor_report *r,
     const struct kube_snapshot *s, const struct dra_doctor_opts *o)
 {
 	struct dra_doctor_check		*c;
-	const struct kube_claim		*cl;
+	const struct kube_claim		*cl, *leak_one = NULL;
 	const struct kube_result	*res;
 	struct dra_buf			 b;
 	char				 age[32], *obj;
 	size_t				 i, j;
+	int				 one;
 
 	if (o == NULL)
 		o = &no_opts;
@@ -1301,6 +1605,8 @@ dra_doctor_leaked_claims(struct dra_doctor_report *r,
 		}
 		if (cl->nresults > 4)
 			dra_buf_addf(&b, " and %zu more", cl->nresults - 4);
+		if (leak_one == NULL)
+			leak_one = cl;
 		obj = fmt("resourceclaim/%s/%s", cl->meta.namespace,
 		    cl->meta.name);
 		dra_doctor_find(c, obj, "allocated %s%s, reserved for no pod, "
@@ -1318,9 +1624,11 @@ dra_doctor_leaked_claims(struct dra_doctor_report *r,
 	c->verdict = DRA_DOCTOR_WARNING;
 	names_detail(c, c->nfindings == 1 ? "allocated, reserved for no pod" :
 	    "allocated, reserved for no pod");
-	dra_doctor_fix(c, "delete a claim nothing will use (kubectl delete "
-	    "resourceclaim NAME -n NS) to free its devices, or start the pod "
-	    "it was made for");
+	one = c->nfindings == 1;
+	dra_doctor_fix(c, "start the pod the claim was made for, or delete "
+	    "a claim nothing will use to free its devices: `kubectl delete "
+	    "resourceclaim %s -n %s`", one ? leak_one->meta.name : "NAME",
+	    one ? leak_one->meta.namespace : "NS");
 	partial_note(c, o, DRA_DOCTOR_K_CLAIMS);
 }
 
@@ -1334,26 +1642,51 @@ class_selectors(struct dra_doctor_report *r, const struct kube_snapshot *s,
 	const struct class_eval		*ce;
 	const struct kube_device	*d;
 	char				*obj;
-	size_t				 i, nbad = 0, nnone = 0;
+	size_t				 i, nbad = 0, nerr = 0, nnone = 0;
 
 	if (gate_check(r, "class-selectors", o, DRA_DOCTOR_K_CLASSES |
 	    DRA_DOCTOR_K_SLICES))
 		return;
 	c = dra_doctor_add(r, "class-selectors", DRA_DOCTOR_READY, "-");
+	/* Failed first, so the table shows them. */
 	for (i = 0; i < mt->ncls; i++) {
 		ce = &mt->cls[i];
 		obj = fmt("deviceclass/%s", ce->cls->meta.name);
+		d = ce->err_dev;
 		if (ce->compile_err != NULL) {
 			nbad++;
-			dra_doctor_find(c, obj, "%s", ce->compile_err);
-		} else if (ce->runtime_err != NULL) {
+			dra_doctor_find(c, obj, "%s: the allocator fails every "
+			    "pod that asks for the class", ce->compile_err);
+		} else if (ce->runtime_err != NULL && ce->matched == 0) {
 			nbad++;
-			d = ce->err_dev;
-			dra_doctor_find(c, obj, "%s (on %zu device%s, first "
-			    "%s/%s/%s): the allocator fails every pod that "
-			    "asks for the class", ce->runtime_err, ce->nerr,
-			    ce->nerr == 1 ? "" : "s", d->slice->driver,
-			    d->slice->pool_name, d->name);
+			dra_doctor_find(c, obj, "%s on %zu of %zu published "
+			    "devices (first %s/%s/%s) and no device matches: "
+			    "no pod that asks for the class gets a device (the "
+			    "allocator errs on nodes with such devices)",
+			    ce->runtime_err, ce->nerr, mt->ndev,
+			    d->slice->driver, d->slice->pool_name, d->name);
+		}
+		free(obj);
+	}
+	for (i = 0; i < mt->ncls; i++) {
+		ce = &mt->cls[i];
+		if (ce->compile_err != NULL || (ce->runtime_err != NULL &&
+		    ce->matched == 0))
+			continue;
+		obj = fmt("deviceclass/%s", ce->cls->meta.name);
+		d = ce->err_dev;
+		if (ce->runtime_err != NULL) {
+			nerr++;
+			dra_doctor_find(c, obj, "%s on %zu of %zu published "
+			    "devices (first %s/%s/%s), matching %zu: a pod "
+			    "that asks for the class fails, and stays pending, "
+			    "when on any node the allocator reaches such a "
+			    "device before it has found the devices the claim "
+			    "needs (shared case 01); `kubectl dra why` tells "
+			    "for a claim",
+			    ce->runtime_err, ce->nerr, mt->ndev,
+			    d->slice->driver, d->slice->pool_name, d->name,
+			    ce->matched);
 		} else if (ce->matched == 0) {
 			nnone++;
 			if (ce->unsupported != NULL)
@@ -1372,30 +1705,39 @@ class_selectors(struct dra_doctor_report *r, const struct kube_snapshot *s,
 		set_detail(c, "no DeviceClass");
 		return;
 	}
-	if (nbad + nnone == 0) {
+	if (nbad + nerr + nnone == 0) {
 		set_detail(c, "%zu class%s, each matching published devices",
 		    mt->ncls, mt->ncls == 1 ? "" : "es");
 		return;
 	}
 	if (nbad > 0) {
 		c->verdict = DRA_DOCTOR_FAILED;
-		if (nnone > 0)
-			names_detail(c, "classes whose selectors fail or "
-			    "match nothing");
-		else
-			names_detail(c, nbad == 1 ? "a class whose selector "
-			    "fails" : "classes whose selectors fail");
-		dra_doctor_fix(c, "correct the CEL of the class (guard "
-		    "optional attributes with has() or .orValue()), "
-		    "kubectl dra get devices shows what devices publish");
+		names_detail(c, nerr + nnone > 0 ? "classes whose selectors "
+		    "give no device, err on some or match nothing" : nbad == 1 ?
+		    "a class whose selectors give no device" :
+		    "classes whose selectors give no device");
 	} else {
 		c->verdict = DRA_DOCTOR_WARNING;
-		names_detail(c, nnone == 1 ? "a class that matches no device" :
-		    "classes that match no device");
-		dra_doctor_fix(c, "check the selectors against the published "
-		    "attributes (kubectl dra get devices -o wide) or install "
-		    "the driver that publishes such devices");
+		if (nerr > 0 && nnone > 0)
+			names_detail(c, "classes whose selectors err on some "
+			    "devices or match nothing");
+		else if (nerr > 0)
+			names_detail(c, nerr == 1 ? "a class whose selector "
+			    "errs on some devices" : "classes whose selectors "
+			    "err on some devices");
+		else
+			names_detail(c, nnone == 1 ? "a class that matches no "
+			    "device" : "classes that match no device");
 	}
+	if (nbad + nerr > 0)
+		dra_doctor_fix(c, "guard optional attributes in the class's "
+		    "CEL (has(), or .orValue()), or make every device publish "
+		    "them; `kubectl dra get devices -o wide` shows what "
+		    "devices publish");
+	else
+		dra_doctor_fix(c, "check the selectors against the published "
+		    "attributes (`kubectl dra get devices -o wide`) or install "
+		    "the driver that publishes such devices");
 }
 
 void
@@ -1552,72 +1894,77 @@ dra_doctor_quota_coverage(struct dra_doctor_report *r,
 	    "without a quota for it" : "namespaces use classes without a "
 	    "quota for them");
 	dra_doctor_fix(c, "add CLASS.deviceclass.resource.k8s.io/devices to a "
-	    "ResourceQuota of the namespace (kubectl dra plan proposes "
-	    "quotas)");
+	    "ResourceQuota of the namespace; `kubectl dra plan` proposes "
+	    "quotas");
 	partial_note(c, o, DRA_DOCTOR_K_CLAIMS | DRA_DOCTOR_K_TEMPLATES |
 	    DRA_DOCTOR_K_QUOTAS);
 }
 
 /* ---- utilization ----------------------------------------------------- */
 
+/*
+ * From the rows of `top classes` (views/top.h), so that the two give
+ * one figure, worded and rounded alike: in use (allocated or blocked)
+ * of the class's usable devices, dra_top_percent's text and level.
+ */
 static void
 utilization(struct dra_doctor_report *r, const struct kube_snapshot *s,
-    const struct dra_doctor_opts *o, const struct match *mt)
+    const struct dra_doctor_opts *o)
 {
 	struct dra_doctor_check		*c;
-	const struct kube_device	*d;
-	const char			**over, *bname = NULL;
+	const struct dra_top_row	*row, *best = NULL;
+	struct dra_top			*t;
+	struct dra_err			 err;
 	struct dra_buf			 b;
-	char				*obj;
-	size_t				 i, k, total, used, nover = 0;
-	size_t				 ntarget = 0, btot = 0, bused = 0;
-	unsigned			 pct, best = 0;
+	enum dra_top_level		 lv;
+	const char			**over;
+	char				*obj, pct[32];
+	size_t				 i, nover = 0, ntarget = 0;
+	int64_t				 used, total, bused = 0, btot = 0;
 
 	if (gate_check(r, "utilization", o, DRA_DOCTOR_K_CLASSES |
 	    DRA_DOCTOR_K_SLICES | DRA_DOCTOR_K_CLAIMS))
 		return;
-	(void)s;
 	c = dra_doctor_add(r, "utilization", DRA_DOCTOR_READY, "-");
-	over = xcalloc(mt->ncls + 1, sizeof *over);
-	for (i = 0; i < mt->ncls; i++) {
-		total = used = 0;
-		for (k = 0; k < mt->ndev; k++) {
-			d = mt->dev[k];
-			if (!match_has(mt, i, k) || !pool_usable(d->pool))
-				continue;
-			total++;
-			if (((d->state & KUBE_DEV_ALLOCATED) &&
-			    !(d->state & KUBE_DEV_ADMIN)) ||
-			    (d->state & KUBE_DEV_BLOCKED))
-				used++;
-		}
-		if (total == 0)
+	dra_err_clear(&err);
+	t = dra_top_build(s, DRA_TOP_CLASSES, NULL, &err);
+	if (t == NULL) {
+		c->verdict = DRA_DOCTOR_WARNING;
+		set_detail(c, "cannot count the devices in use: %s", err.msg);
+		return;
+	}
+	over = xcalloc(t->nrows + 1, sizeof *over);
+	for (i = 0; i < t->nrows; i++) {
+		row = &t->rows[i];
+		used = row->in_use;
+		total = row->devices - row->unusable;
+		if (total <= 0)
 			continue;
-		pct = (unsigned)(used * 100 / total);
-		if (bname == NULL || used * btot > bused * total) {
-			bname = mt->cls[i].cls->meta.name;
+		if (best == NULL || (__int128)used * btot >
+		    (__int128)bused * total) {
+			best = row;
 			bused = used;
 			btot = total;
-			best = pct;
 		}
-		/* As the planner and top: at most the ceiling is allowed. */
-		if (used * 100 < total * DRA_DOCTOR_TARGET)
+		lv = dra_top_percent(used, total, pct, sizeof pct);
+		if (lv != DRA_TOP_LEVEL_OVER && lv != DRA_TOP_LEVEL_HIGH)
 			continue;
-		obj = fmt("deviceclass/%s", mt->cls[i].cls->meta.name);
-		if (used * 100 > total * DRA_DOCTOR_CEILING) {
-			over[nover++] = mt->cls[i].cls->meta.name;
-			dra_doctor_find(c, obj, "%zu of %zu devices in use "
-			    "(%u%%), above the %d%% ceiling", used, total, pct,
-			    DRA_DOCTOR_CEILING);
+		obj = fmt("deviceclass/%s", row->name);
+		if (lv == DRA_TOP_LEVEL_OVER) {
+			over[nover++] = row->name;
+			dra_doctor_find(c, obj, "%lld of %lld devices in use "
+			    "(%s), above the %d%% ceiling", (long long)used,
+			    (long long)total, pct, DRA_DOCTOR_CEILING);
 		} else {
 			ntarget++;
-			dra_doctor_find(c, obj, "%zu of %zu devices in use "
-			    "(%u%%), at or above the %d%% target", used, total,
-			    pct, DRA_DOCTOR_TARGET);
+			dra_doctor_find(c, obj, "%lld of %lld devices in use "
+			    "(%s), at or above the %d%% target",
+			    (long long)used, (long long)total, pct,
+			    DRA_DOCTOR_TARGET);
 		}
 		free(obj);
 	}
-	if (bname == NULL)
+	if (best == NULL)
 		set_detail(c, "no class matches a device of a complete, "
 		    "valid pool");
 	else if (nover > 0) {
@@ -1630,28 +1977,27 @@ utilization(struct dra_doctor_report *r, const struct kube_snapshot *s,
 		c->detail = dra_buf_take(&b);
 		dra_doctor_fix(c, "add devices of the class or free some "
 		    "(leaked or idle claims); new claims of it wait until "
-		    "then (kubectl dra plan sizes a layout)");
+		    "then; `kubectl dra plan` sizes a layout");
 	} else if (ntarget > 0)
 		names_detail(c, "within the 95% ceiling; at or above the 80% "
 		    "target");
-	else
+	else {
+		dra_top_percent(bused, btot, pct, sizeof pct);
 		set_detail(c, "every class under the %d%% target (highest: "
-		    "%s, %zu of %zu, %u%%)", DRA_DOCTOR_TARGET, bname, bused,
-		    btot, best);
+		    "%s, %lld of %lld, %s)", DRA_DOCTOR_TARGET, best->name,
+		    (long long)bused, (long long)btot, pct);
+	}
 	free(over);
+	dra_top_free(t);
 }
 
 void
 dra_doctor_utilization(struct dra_doctor_report *r,
     const struct kube_snapshot *s, const struct dra_doctor_opts *o)
 {
-	struct match	*mt;
-
 	if (o == NULL)
 		o = &no_opts;
-	mt = match_build(s);
-	utilization(r, s, o, mt);
-	match_free(mt);
+	utilization(r, s, o);
 }
 
 /* ---- device taint rules ---------------------------------------------- */
@@ -1741,10 +2087,11 @@ dra_doctor_taint_rules(struct dra_doctor_report *r,
 	c->verdict = DRA_DOCTOR_WARNING;
 	names_detail(c, c->nfindings == 1 ? "an active DeviceTaintRule" :
 	    "active DeviceTaintRules");
-	dra_doctor_fix(c, "delete a rule once its maintenance is over "
-	    "(kubectl delete devicetaintrule NAME); until then pods without "
-	    "a matching toleration cannot get the devices (NoExecute evicts "
-	    "them)");
+	dra_doctor_fix(c, "until the rule is deleted, pods without a "
+	    "matching toleration cannot get the devices (NoExecute evicts "
+	    "them); once the maintenance is over: `kubectl delete "
+	    "devicetaintrule %s`", c->nfindings == 1 ?
+	    short_name(c->findings[0].object) : "NAME");
 }
 
 /* ---- all of them ----------------------------------------------------- */
@@ -1765,7 +2112,7 @@ dra_doctor_snapshot(struct dra_doctor_report *r,
 	dra_doctor_leaked_claims(r, s, o);
 	class_selectors(r, s, o, mt);
 	dra_doctor_quota_coverage(r, s, o);
-	utilization(r, s, o, mt);
+	utilization(r, s, o);
 	dra_doctor_taint_rules(r, s, o);
 	match_free(mt);
 }
@@ -1775,33 +2122,62 @@ dra_doctor_snapshot(struct dra_doctor_report *r,
 /*
  * Append text to b wrapped at width: the first line continues at
  * column col, later lines start with indent spaces.  Breaks at spaces;
- * a word longer than a line stays whole.
+ * a word longer than a line stays whole.  A command between backticks
+ * ("`kubectl dra why claim/x -n a`") is one word, printed without its
+ * backticks: never split, it starts a line of its own when it does not
+ * fit after the text before it, and a command longer than the line
+ * from indent starts at cmdcol (<= indent) instead, or where it ends at
+ * width when it is longer than that too (from column 0 at the least).
  */
 static void
 wrap(struct dra_buf *b, const char *text, size_t col, size_t indent,
-    size_t width)
+    size_t cmdcol, size_t width)
 {
-	const char	*p = text, *end;
-	size_t		 wl, first = 1;
+	const char	*p = text, *word, *close, *tail, *next;
+	size_t		 pl, wl, tl, total, at;
+	int		 first = 1, cmd;
 
 	while (*p != '\0') {
 		while (*p == ' ')
 			p++;
 		if (*p == '\0')
 			break;
-		end = strchr(p, ' ');
-		wl = end != NULL ? (size_t)(end - p) : strlen(p);
-		if (!first && col + 1 + wl > width) {
-			dra_buf_addf(b, "\n%*s", (int)indent, "");
-			col = indent;
+		/* What sticks before a command ("(`kubectl ...`"). */
+		pl = strcspn(p, " `");
+		cmd = p[pl] == '`' && (close = strchr(p + pl + 1, '`')) !=
+		    NULL;
+		if (cmd) {
+			word = p + pl + 1;
+			wl = (size_t)(close - word);
+			tail = close + 1;
+		} else {
+			pl = 0;
+			word = p;
+			wl = strcspn(p, " ");
+			tail = p + wl;
+		}
+		/* What sticks after it (punctuation after a command). */
+		tl = strcspn(tail, " ");
+		next = tail + tl;
+		total = pl + wl + tl;
+		if (!first && col + 1 + total > width) {
+			at = indent;
+			if (cmd && at + total > width)
+				at = cmdcol < indent ? cmdcol : indent;
+			if (cmd && at + total > width)
+				at = width > total ? width - total : 0;
+			dra_buf_addf(b, "\n%*s", (int)at, "");
+			col = at;
 		} else if (!first) {
 			dra_buf_adds(b, " ");
 			col++;
 		}
-		dra_buf_add(b, p, wl);
-		col += wl;
+		dra_buf_add(b, p, pl);
+		dra_buf_add(b, word, wl);
+		dra_buf_add(b, tail, tl);
+		col += total;
 		first = 0;
-		p += wl;
+		p = next;
 	}
 	dra_buf_adds(b, "\n");
 }
@@ -1852,29 +2228,30 @@ dra_doctor_text(const struct dra_doctor_report *r, int width, int color)
 			    (int)(vw - strlen(vn)), "");
 		else
 			dra_buf_addf(&b, "%-*s", (int)vw, vn);
-		wrap(&b, c->detail, ind, ind, w);
+		wrap(&b, c->detail, ind, ind, ind, w);
 		if (c->verdict == DRA_DOCTOR_READY ||
 		    c->verdict == DRA_DOCTOR_SKIPPED)
 			continue;
 		for (j = 0; j < c->nfindings && j < DOCTOR_TEXT_FINDINGS;
 		    j++) {
-			line = fmt("- %s: %s", c->findings[j].object,
+			/* The dash always with the object's name. */
+			line = fmt("%s: %s", c->findings[j].object,
 			    c->findings[j].message);
-			dra_buf_addf(&b, "%*s", (int)ind, "");
-			wrap(&b, line, ind, ind + 2, w);
+			dra_buf_addf(&b, "%*s- ", (int)ind, "");
+			wrap(&b, line, ind + 2, ind + 2, ind, w);
 			free(line);
 		}
 		if (c->nfindings > DOCTOR_TEXT_FINDINGS) {
 			line = fmt("and %zu more (-o json lists every one)",
 			    c->nfindings - DOCTOR_TEXT_FINDINGS);
 			dra_buf_addf(&b, "%*s", (int)ind + 2, "");
-			wrap(&b, line, ind + 2, ind + 2, w);
+			wrap(&b, line, ind + 2, ind + 2, ind, w);
 			free(line);
 		}
 		if (c->fix != NULL) {
 			line = fmt("Fix: %s", c->fix);
 			dra_buf_addf(&b, "%*s", (int)ind, "");
-			wrap(&b, line, ind, ind + 5, w);
+			wrap(&b, line, ind, ind + 5, ind, w);
 			free(line);
 		}
 	}

@@ -67,8 +67,11 @@ struct dra_doctor_report {
  */
 #define DRA_DOCTOR_NAMES	3
 
-/* At most this many pending claims are explained with dra_why(). */
-#define DRA_DOCTOR_WHY_MAX	5
+/*
+ * At most this many pending claims are explained with dra_why(), the
+ * oldest first (each runs the allocator on every node).
+ */
+#define DRA_DOCTOR_WHY_MAX	50
 
 /* Utilization target and ceiling, percent (docs/DOCTOR.md). */
 #define DRA_DOCTOR_TARGET	80
@@ -87,10 +90,11 @@ struct dra_doctor_report {
 
 /*
  * How the snapshot checks run.  Zero it, then set:
- *   pending_threshold  seconds a claim may stay pending before
- *                      pending-claims names it (0: every pending
- *                      claim); ages come from s->now and each claim's
- *                      creationTimestamp, a negative age counts as 0
+ *   pending_threshold  seconds (fractions allowed) a claim may stay
+ *                      pending before pending-claims names it (0:
+ *                      every pending claim); ages are whole seconds
+ *                      from s->now and each claim's creationTimestamp,
+ *                      a negative age counts as 0
  *   unread             DRA_DOCTOR_K_* kinds that could not be read at
  *                      all (403): a check that needs one becomes
  *                      Warning "cannot read <resource>: forbidden"
@@ -99,10 +103,12 @@ struct dra_doctor_report {
  *                      on what was read and is at least a Warning
  *                      saying what it could not see
  *   partial_ns         that namespace
- *   nodes_unknown      the snapshot holds no Node objects because its
- *                      source has none (a file): device-plugin and
- *                      orphan-slices are Skipped instead of calling
- *                      every node missing
+ *   absent             DRA_DOCTOR_K_* kinds the source did not capture
+ *                      (a file that holds no object of the kind and is
+ *                      not a whole-cluster capture): a check that
+ *                      reads one is Skipped, naming the kind and how
+ *                      to capture it (kubectl dra snapshot); Pods only
+ *                      drop pending-claims' "no pod uses it"
  *   taint_rules_unserved  the cluster serves no devicetaintrules in
  *                      the version read (none can exist): taint-rules
  *                      is Ready and says so
@@ -112,11 +118,11 @@ struct dra_doctor_report {
  * All borrowed.
  */
 struct dra_doctor_opts {
-	int64_t		 pending_threshold;
+	double		 pending_threshold;
 	unsigned	 unread;
 	unsigned	 partial;
 	const char	*partial_ns;
-	int		 nodes_unknown;
+	unsigned	 absent;
 	int		 taint_rules_unserved;
 	const char	*skip;
 };
@@ -287,11 +293,19 @@ void	dra_doctor_features(struct dra_doctor_report *r,
  *
  * dra_doctor_pending_claims: "pending-claims".  Claims without an
  * allocation, not being deleted, pending for at least
- * o->pending_threshold seconds, each with the `why` verdict and first
- * reason (kube/dra/why.h, the first DRA_DOCTOR_WHY_MAX claims; the
- * others are named without it).  Failed when one can never be
- * allocated or is blocked (dra_why NEVER, BLOCKED), else Warning.
- * Needs claims (and slices, classes, nodes for the why).
+ * o->pending_threshold seconds.  The DRA_DOCTOR_WHY_MAX oldest are
+ * explained with dra_why() (kube/dra/why.h): its verdict, summary and
+ * its most telling reason (one about the claim, such as its request
+ * selectors, before one that says only that the class matches nothing
+ * on some node; a selector reason with the selector); the others name
+ * the `kubectl dra why` command.  Failed when an explained claim can
+ * never be allocated or is blocked (dra_why NEVER, BLOCKED), else
+ * Warning; such claims come first in the findings.  The fix says what
+ * the reasons shown point at (request selectors, class, devices in
+ * use, taints, ...) and names a claim's why command.  "no pod uses it"
+ * is added when no Pod references the claim (not when Pods are unread
+ * or absent).  Needs claims, slices, classes (nodes, pods, namespaces
+ * for the why).
  *
  * dra_doctor_leaked_claims: "leaked-claims".  Allocated claims
  * reserved for no pod (status.reservedFor empty), not being deleted,
@@ -301,15 +315,19 @@ void	dra_doctor_features(struct dra_doctor_report *r,
  * reservation, so these come from allocations written without one.)
  * Needs claims.
  *
- * dra_doctor_class_selectors: "class-selectors".  DeviceClasses whose
+ * dra_doctor_class_selectors: "class-selectors".  Every DeviceClass's
  * selectors (kube/dra/cel.h, cel-go semantics: every selector must be
- * true) match no device published in the newest generation of any
- * pool: Warning.  Failed: a selector that does not compile, or that
- * errs at run time on a published device (a missing attribute: "no
- * such key"), named with the error and the first such device: the
- * structured allocator turns a CEL runtime error into an error that
- * fails every pod asking for the class (shared case 01).  Needs
- * classes, slices.
+ * true) over every device published in the newest generation of any
+ * pool.  Failed: a selector that does not compile, or that errs at
+ * run time (a missing attribute: "no such key") while no device
+ * matches: no pod asking for the class gets a device.  Warning: a
+ * selector that errs on some devices while others match (the
+ * structured allocator returns the error, and the pod stays pending,
+ * only when it evaluates such a device on a node before it has found
+ * what the claim needs: shared case 01; the scheduler may allocate
+ * claims of the class where matching devices come first), named with
+ * the error and the first such device; a class that matches no device.
+ * Needs classes, slices.
  *
  * dra_doctor_quota_coverage: "quota-coverage".  Namespaces whose
  * claims or claim templates request a DeviceClass (exactly or any
@@ -358,6 +376,18 @@ void	dra_doctor_utilization(struct dra_doctor_report *r,
 	    const struct kube_snapshot *s, const struct dra_doctor_opts *o);
 void	dra_doctor_taint_rules(struct dra_doctor_report *r,
 	    const struct kube_snapshot *s, const struct dra_doctor_opts *o);
+
+/*
+ * The namespaces whose Pods pending-claims reads (to say "no pod uses
+ * it"): those holding a claim it names, pending for at least
+ * o->pending_threshold (NULL: all zero).  Works on a snapshot whose
+ * claims are added but not yet finished, so that a live load lists
+ * Pods only there (none at all without such a claim).  Up to max
+ * names into out (borrowed from s); returns their number, or max + 1
+ * when there are more (then list the Pods of every namespace).
+ */
+size_t	dra_doctor_pod_namespaces(const struct kube_snapshot *s,
+	    const struct dra_doctor_opts *o, const char **out, size_t max);
 
 /*
  * Every snapshot check above, in that order, evaluating each class's

@@ -18,6 +18,7 @@
 
 #include "doctor.h"
 #include "snapshot.h"
+#include "top.h"
 
 /* 2025-11-30T00:00:00Z, ten minutes after the objects below. */
 #define NOW	1764460800
@@ -77,6 +78,25 @@ claim(const char *ns, const char *name, const char *cls, const char *dev,
 	    dev != NULL ? dev : "", dev != NULL ? "}]\n" : "",
 	    dev != NULL && reserved ? "  reservedFor: [{resource: pods, "
 	    "name: p-" : "", dev != NULL && reserved ? "x, uid: u1}]\n" : "");
+	return s;
+}
+
+/* A pending claim of class cls created at ts, with request selector sel. */
+static char *
+claim_at(const char *ns, const char *name, const char *cls, const char *ts,
+    const char *sel)
+{
+	char	*s;
+	size_t	 len = 2048;
+
+	s = malloc(len);
+	snprintf(s, len, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaim\nmetadata: {name: %s, namespace: %s, "
+	    "uid: u-%s, creationTimestamp: '%s'}\n"
+	    "spec: {devices: {requests: [{name: r, exactly: "
+	    "{deviceClassName: %s%s%s%s}}]}}\n", name, ns, name, ts, cls,
+	    sel != NULL ? ", selectors: [{cel: {expression: \"" : "",
+	    sel != NULL ? sel : "", sel != NULL ? "\"}}]" : "");
 	return s;
 }
 
@@ -169,8 +189,11 @@ test_device_plugin(void **state)
 	    "nvidia.com/gpu=4"));
 	assert_non_null(strstr(r->checks[0].findings[0].message,
 	    "publishes 4 devices"));
+	/* The command names the node, whole, between backticks. */
 	assert_non_null(strstr(r->checks[0].fix,
-	    "nvidia.com/gpu.deploy.device-plugin=false"));
+	    "`kubectl label node n1 nvidia.com/gpu.deploy.device-plugin="
+	    "false`"));
+	assert_null(strstr(r->checks[0].fix, "NODE"));
 	dra_doctor_report_free(r);
 	free(y);
 
@@ -270,10 +293,12 @@ test_orphan_slices(void **state)
 
 	/* A file without Node objects: skipped, not "all missing". */
 	memset(&o, 0, sizeof o);
-	o.nodes_unknown = 1;
+	o.absent = DRA_DOCTOR_K_NODES;
 	y = cat(a, b, NULL);
 	r = run(dra_doctor_orphan_slices, y, &o);
 	expect(r, DRA_DOCTOR_SKIPPED, "orphan-slices", 0);
+	assert_string_equal(r->checks[0].detail, "the file holds no Node "
+	    "objects (`kubectl dra snapshot -o FILE` captures every kind)");
 	dra_doctor_report_free(r);
 	free(y);
 	free(a);
@@ -313,6 +338,31 @@ test_pending_claims(void **state)
 	assert_string_equal(r->checks[0].detail,
 	    "no claim pending for 15m or more");
 	dra_doctor_report_free(r);
+	/* Thresholds below a second are shown as given (Go durations). */
+	o.pending_threshold = 1e-9;
+	r = run(dra_doctor_pending_claims, y, &o);
+	assert_string_equal(r->checks[0].detail,
+	    "1 claim pending for 1ns or more: team-a/waits");
+	dra_doctor_report_free(r);
+	o.pending_threshold = 0.5;
+	r = run(dra_doctor_pending_claims, y, &o);
+	assert_string_equal(r->checks[0].detail,
+	    "1 claim pending for 500ms or more: team-a/waits");
+	dra_doctor_report_free(r);
+	o.pending_threshold = 90.5;
+	r = run(dra_doctor_pending_claims, y, &o);
+	assert_string_equal(r->checks[0].detail,
+	    "1 claim pending for 1m30.5s or more: team-a/waits");
+	dra_doctor_report_free(r);
+	/* Without Pods read, "no pod uses it" is not said. */
+	o.pending_threshold = 0;
+	o.absent = DRA_DOCTOR_K_PODS;
+	r = run(dra_doctor_pending_claims, y, &o);
+	expect(r, DRA_DOCTOR_WARNING, "pending-claims", 1);
+	assert_null(strstr(r->checks[0].findings[0].message, "no pod"));
+	dra_doctor_report_free(r);
+	o.absent = 0;
+
 	free(y);
 	free(c1);
 
@@ -324,11 +374,177 @@ test_pending_claims(void **state)
 	expect(r, DRA_DOCTOR_FAILED, "pending-claims", 1);
 	assert_non_null(strstr(r->checks[0].findings[0].message, "no-such-"
 	    "class"));
+	assert_non_null(strstr(r->checks[0].fix, "correct what the allocator "
+	    "error names"));
+	assert_non_null(strstr(r->checks[0].fix, "`kubectl dra why "
+	    "claim/lost -n team-a`"));
 	dra_doctor_report_free(r);
 	free(y);
 	free(a);
 	free(c1);
 	free(c2);
+}
+
+/* A never claim is not hidden behind allocatable ones (defect 5). */
+static void
+test_pending_many(void **state)
+{
+	struct dra_doctor_report	*r;
+	struct dra_doctor_opts		 o;
+	char				*y, *t, *c, name[16];
+	int				 i;
+
+	(void)state;
+	memset(&o, 0, sizeof o);
+	y = cat(NODE("n1", ""), gpu_class, NULL);
+	t = slice("n1-gpu", "gpu.example.com", "n1", "n1", 1, 8);
+	c = cat(y, t, NULL);
+	free(y);
+	free(t);
+	y = c;
+	/* Six allocatable claims, then a never one last by name. */
+	for (i = 0; i < 6; i++) {
+		snprintf(name, sizeof name, "a%d", i);
+		c = claim_at("team-a", name, "gpu.example.com",
+		    "2025-11-29T23:50:00Z", NULL);
+		t = cat(y, c, NULL);
+		free(y);
+		free(c);
+		y = t;
+	}
+	c = claim_at("team-a", "zz-never", "no-such-class",
+	    "2025-11-29T23:50:00Z", NULL);
+	t = cat(y, c, NULL);
+	free(c);
+	r = run(dra_doctor_pending_claims, t, &o);
+	expect(r, DRA_DOCTOR_FAILED, "pending-claims", 7);
+	assert_string_equal(r->checks[0].findings[0].object,
+	    "resourceclaim/team-a/zz-never");
+	assert_string_equal(r->checks[0].detail, "7 claims pending for 0s or "
+	    "more (1 never or blocked): team-a/zz-never, team-a/a0, "
+	    "team-a/a1 and 4 more");
+	dra_doctor_report_free(r);
+	free(t);
+
+	/*
+	 * More than DRA_DOCTOR_WHY_MAX: the oldest are explained.  An old
+	 * never claim, last by name, is; a young one beyond the limit is
+	 * named with its why command.
+	 */
+	for (i = 6; i < DRA_DOCTOR_WHY_MAX; i++) {
+		snprintf(name, sizeof name, "a%d", i);
+		c = claim_at("team-a", name, "gpu.example.com",
+		    "2025-11-29T23:50:00Z", NULL);
+		t = cat(y, c, NULL);
+		free(y);
+		free(c);
+		y = t;
+	}
+	c = claim_at("team-a", "zz-old", "no-such-class",
+	    "2025-11-29T23:00:00Z", NULL);
+	t = claim_at("team-a", "zz-young", "no-such-class",
+	    "2025-11-29T23:55:00Z", NULL);
+	{
+		char *all = cat(y, c, t, NULL);
+
+		r = run(dra_doctor_pending_claims, all, &o);
+		free(all);
+	}
+	free(c);
+	free(t);
+	expect(r, DRA_DOCTOR_FAILED, "pending-claims",
+	    DRA_DOCTOR_WHY_MAX + 2);
+	assert_string_equal(r->checks[0].findings[0].object,
+	    "resourceclaim/team-a/zz-old");
+	assert_non_null(strstr(r->checks[0].findings[0].message, "blocked"));
+	assert_non_null(strstr(r->checks[0].detail, "(1 never or blocked)"));
+	assert_non_null(strstr(r->checks[0].detail, "(the 50 oldest "
+	    "explained)"));
+	assert_string_equal(r->checks[0].findings[DRA_DOCTOR_WHY_MAX + 1].
+	    object, "resourceclaim/team-a/zz-young");
+	assert_non_null(strstr(r->checks[0].findings[DRA_DOCTOR_WHY_MAX + 1].
+	    message, "not explained (only the 50 oldest pending claims "
+	    "are): `kubectl dra why claim/zz-young -n team-a`"));
+	dra_doctor_report_free(r);
+	free(y);
+}
+
+/*
+ * The reason shown is about the claim (its request selector on the
+ * node whose devices the class matches), not "the class matches none
+ * of n1's devices"; the fix points at the request (defect 14).
+ */
+static void
+test_pending_reason(void **state)
+{
+	struct dra_doctor_report	*r;
+	struct dra_doctor_opts		 o;
+	char				*y, *nic, *gpu, *c;
+	const char			*m;
+
+	(void)state;
+	memset(&o, 0, sizeof o);
+	nic = slice("n1-nic", "nic.example.com", "n1", "n1", 1, 2);
+	gpu = slice("n2-gpu", "gpu.example.com", "n2", "n2", 1, 2);
+	c = claim_at("team-b", "asr", "gpu.example.com",
+	    "2025-11-29T23:50:00Z", "device.attributes['gpu.example.com']."
+	    "type == 'tpu'");
+	y = cat(NODE("n1", ""), NODE("n2", ""), gpu_class, nic, gpu, c, NULL);
+	r = run(dra_doctor_pending_claims, y, &o);
+	expect(r, DRA_DOCTOR_FAILED, "pending-claims", 1);
+	m = r->checks[0].findings[0].message;
+	assert_non_null(strstr(m, "reason on node n2: "));
+	assert_non_null(strstr(m, "matches the request's selectors (request "
+	    "selector #0 is false: device.attributes['gpu.example.com'].type "
+	    "== 'tpu')"));
+	assert_null(strstr(m, "node n1"));
+	assert_true(strncmp(r->checks[0].fix, "correct the claim's request "
+	    "selectors", 37) == 0);
+	assert_null(strstr(r->checks[0].fix, "DeviceClass"));
+	dra_doctor_report_free(r);
+	free(y);
+	free(nic);
+	free(gpu);
+	free(c);
+}
+
+/* Where live doctor lists Pods: namespaces of claims it names. */
+static void
+test_pod_namespaces(void **state)
+{
+	struct kube_snapshot	*s;
+	struct dra_doctor_opts	 o;
+	const char		*ns[4];
+	char			*y, *a, *b, *c, *d;
+
+	(void)state;
+	memset(&o, 0, sizeof o);
+	a = claim("team-a", "p1", "gpu.example.com", NULL, NULL, 0);
+	b = claim("team-a", "p2", "gpu.example.com", NULL, NULL, 0);
+	c = claim("team-b", "p3", "gpu.example.com", NULL, NULL, 0);
+	d = claim("team-c", "held", "gpu.example.com", "gpu-0", "n1", 1);
+	y = cat(a, b, c, d, NULL);
+	s = load(y);
+	assert_int_equal(dra_doctor_pod_namespaces(s, &o, ns, 4), 2);
+	assert_string_equal(ns[0], "team-a");
+	assert_string_equal(ns[1], "team-b");
+	/* More than max: every namespace. */
+	assert_int_equal(dra_doctor_pod_namespaces(s, &o, ns, 1), 2);
+	/* Ten minutes old, under a 15m threshold: none. */
+	o.pending_threshold = 900;
+	assert_int_equal(dra_doctor_pod_namespaces(s, &o, ns, 4), 0);
+	kube_snapshot_free(s);
+	free(y);
+	y = cat(d, NULL);
+	s = load(y);
+	o.pending_threshold = 0;
+	assert_int_equal(dra_doctor_pod_namespaces(s, &o, ns, 4), 0);
+	kube_snapshot_free(s);
+	free(y);
+	free(a);
+	free(b);
+	free(c);
+	free(d);
 }
 
 static void
@@ -387,7 +603,10 @@ test_class_selectors(void **state)
 	dra_doctor_report_free(r);
 	free(y);
 
-	/* A missing attribute errs at run time (shared case 01). */
+	/*
+	 * A missing attribute errs at run time (shared case 01).  On every
+	 * device, nothing matching: no pod of the class gets a device.
+	 */
 	y = cat(NODE("n1", ""), gpu_class, a,
 	    CLASS("model", "device.attributes['gpu.example.com'].model == "
 	    "'x'"), NULL);
@@ -395,8 +614,38 @@ test_class_selectors(void **state)
 	expect(r, DRA_DOCTOR_FAILED, "class-selectors", 1);
 	assert_non_null(strstr(r->checks[0].findings[0].message,
 	    "no such key: model"));
+	assert_non_null(strstr(r->checks[0].findings[0].message,
+	    "no pod that asks for the class gets a device"));
 	dra_doctor_report_free(r);
 	free(y);
+
+	/*
+	 * Erring on the NICs only, matching the GPUs: the scheduler may
+	 * still allocate where a GPU comes first (defect 4): a Warning
+	 * that says when the error blocks, not "fails every pod".
+	 */
+	{
+		char *nic = slice("n1-nic", "nic.example.com", "n1", "n1-nic",
+		    1, 3);
+
+		y = cat(NODE("n1", ""), a, nic, CLASS("typed",
+		    "device.attributes['gpu.example.com'].type == 'gpu'"),
+		    NULL);
+		r = run(dra_doctor_class_selectors, y, NULL);
+		expect(r, DRA_DOCTOR_WARNING, "class-selectors", 1);
+		assert_string_equal(r->checks[0].detail, "a class whose "
+		    "selector errs on some devices: typed");
+		assert_non_null(strstr(r->checks[0].findings[0].message,
+		    "on 3 of 5 published devices (first nic.example.com/"
+		    "n1-nic/gpu-0), matching 2: a pod that asks for the "
+		    "class fails, and stays pending, when on any node the "
+		    "allocator reaches such a device before"));
+		assert_null(strstr(r->checks[0].findings[0].message,
+		    "every pod"));
+		dra_doctor_report_free(r);
+		free(y);
+		free(nic);
+	}
 
 	/* Not a bool: refused at compile time. */
 	y = cat(NODE("n1", ""), gpu_class, a,
@@ -543,6 +792,94 @@ test_utilization(void **state)
 	for (i = 0; i < 20; i++)
 		free(cl[i]);
 	free(a);
+
+	/*
+	 * 191 of 200, 95.5%: above the ceiling, and never printed as
+	 * "95%" (defect 15): top's text (dra_top_percent).
+	 */
+	a = slice("n1-gpu", "gpu.example.com", "n1", "n1", 1, 200);
+	y = cat(NODE("n1", ""), gpu_class, a, NULL);
+	for (n = 0; n < 191; n++) {
+		char *c, *t;
+
+		snprintf(name, sizeof name, "c%d", n);
+		snprintf(dev, sizeof dev, "gpu-%d", n);
+		c = claim("team-a", name, "gpu.example.com", dev, "n1", 1);
+		t = cat(y, c, NULL);
+		free(c);
+		free(y);
+		y = t;
+	}
+	r = run(dra_doctor_utilization, y, NULL);
+	expect(r, DRA_DOCTOR_FAILED, "utilization", 1);
+	assert_string_equal(r->checks[0].findings[0].message,
+	    "191 of 200 devices in use (95.5%), above the 95% ceiling");
+	dra_doctor_report_free(r);
+	free(y);
+	free(a);
+}
+
+/*
+ * doctor's utilization is top's DEVICES figure for the class: in use
+ * (allocated, or blocked by a MIG sibling's counters) of its usable
+ * devices, with top's text (defect 7).
+ */
+static void
+test_utilization_top(void **state)
+{
+	struct dra_doctor_report	*r;
+	struct kube_snapshot		*s;
+	struct dra_top			*t;
+	struct dra_err			 err;
+	const char			*y;
+	char				 pct[32], want[128];
+	size_t				 i;
+
+	(void)state;
+	/* A GPU cut into two MIG halves on one counter; one allocated. */
+	y = NODE("n1", "")
+	    CLASS("mig", "device.driver == 'gpu.example.com'")
+	    "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	    "metadata: {name: n1-mig}\nspec:\n  driver: gpu.example.com\n"
+	    "  nodeName: n1\n"
+	    "  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+	    "  sharedCounters:\n"
+	    "  - {name: gpu-0-cs, counters: {slices: {value: '2'}}}\n"
+	    "  devices:\n"
+	    "  - {name: whole, consumesCounters: [{counterSet: gpu-0-cs, "
+	    "counters: {slices: {value: '2'}}}]}\n"
+	    "  - {name: half-0, consumesCounters: [{counterSet: gpu-0-cs, "
+	    "counters: {slices: {value: '1'}}}]}\n"
+	    "  - {name: half-1, consumesCounters: [{counterSet: gpu-0-cs, "
+	    "counters: {slices: {value: '1'}}}]}\n"
+	    "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+	    "metadata: {name: c, namespace: a, uid: u-c}\n"
+	    "spec: {devices: {requests: [{name: r, exactly: "
+	    "{deviceClassName: mig}}]}}\n"
+	    "status:\n  allocation:\n    devices:\n      results: "
+	    "[{request: r, driver: gpu.example.com, pool: n1, device: "
+	    "half-0}]\n  reservedFor: [{resource: pods, name: p, uid: u}]\n";
+	s = load(y);
+	dra_err_clear(&err);
+	t = dra_top_build(s, DRA_TOP_CLASSES, NULL, &err);
+	assert_non_null(t);
+	for (i = 0; i < t->nrows; i++)
+		if (strcmp(t->rows[i].name, "mig") == 0)
+			break;
+	assert_true(i < t->nrows);
+	/* half-0 allocated, whole blocked: 2 of 3 in use. */
+	assert_int_equal(t->rows[i].in_use, 2);
+	dra_top_percent(t->rows[i].in_use, t->rows[i].devices -
+	    t->rows[i].unusable, pct, sizeof pct);
+	snprintf(want, sizeof want, "every class under the 80%% target "
+	    "(highest: mig, 2 of 3, %s)", pct);
+	r = dra_doctor_report_new();
+	dra_doctor_utilization(r, s, NULL);
+	assert_string_equal(r->checks[0].detail, want);
+	assert_string_equal(pct, "66%");
+	dra_doctor_report_free(r);
+	dra_top_free(t);
+	kube_snapshot_free(s);
 }
 
 static void
@@ -782,6 +1119,47 @@ test_text_json(void **state)
 	free(a);
 	free(c1);
 
+	/*
+	 * 80 columns (defect 16): a command is never split and loses its
+	 * backticks; a 200-character name never leaves a lone "-".
+	 */
+	{
+		struct dra_doctor_check	*ck;
+		char			 longname[220], *p;
+
+		memset(longname, 'x', 200);
+		memcpy(longname, "node/", 5);
+		longname[200] = '\0';
+		r = dra_doctor_report_new();
+		ck = dra_doctor_add(r, "device-plugin", DRA_DOCTOR_FAILED,
+		    "nodes: %s", longname + 5);
+		dra_doctor_find(ck, longname, "status.allocatable "
+		    "nvidia.com/gpu=2");
+		dra_doctor_fix(ck, "run one of them per node: disable the "
+		    "device plugin there, or stop the DRA driver's kubelet "
+		    "plugin on it; with the GPU Operator `kubectl label node "
+		    "gpu-node-17 nvidia.com/gpu.deploy.device-plugin=false` "
+		    "and so on");
+		text = dra_doctor_text(r, 80, 0);
+		assert_null(strchr(text, '`'));
+		/* The command whole on one line, within 80 columns. */
+		p = strstr(text, "kubectl label node gpu-node-17 "
+		    "nvidia.com/gpu.deploy.device-plugin=false\n");
+		assert_non_null(p);
+		while (p > text && p[-1] != '\n')
+			p--;
+		assert_true(strchr(p, '\n') - p <= 80);
+		assert_non_null(strstr(text, "- node/xxx"));
+		for (line = text; (save = strchr(line, '\n')) != NULL;
+		    line = save + 1) {
+			p = line + strspn(line, " ");
+			if (save - p == 1 && *p == '-')
+				fail_msg("a lone dash:\n%s", text);
+		}
+		free(text);
+		dra_doctor_report_free(r);
+	}
+
 	/* A clean cluster. */
 	r = dra_doctor_report_new();
 	dra_doctor_skip(r, "server-version", "live only (--from)");
@@ -799,10 +1177,14 @@ main(void)
 		cmocka_unit_test(test_pools),
 		cmocka_unit_test(test_orphan_slices),
 		cmocka_unit_test(test_pending_claims),
+		cmocka_unit_test(test_pending_many),
+		cmocka_unit_test(test_pending_reason),
+		cmocka_unit_test(test_pod_namespaces),
 		cmocka_unit_test(test_leaked_claims),
 		cmocka_unit_test(test_class_selectors),
 		cmocka_unit_test(test_quota_coverage),
 		cmocka_unit_test(test_utilization),
+		cmocka_unit_test(test_utilization_top),
 		cmocka_unit_test(test_taint_rules),
 		cmocka_unit_test(test_permissions),
 		cmocka_unit_test(test_live),
