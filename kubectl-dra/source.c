@@ -257,11 +257,17 @@ void
 dra_kind_path(const struct dra_api_kind *k, const struct kube_dra_info *info,
     const char *ns, char *path, size_t len)
 {
-	char	*qns;
+	char		*qns;
 
+	const char	*gv = info->group_version;
+
+	/* DeviceTaintRules may be served by another version than read. */
+	if (k->need == DRA_NEED_TAINT_RULES &&
+	    info->taint_rules_group_version[0] != '\0')
+		gv = info->taint_rules_group_version;
 	qns = ns != NULL && k->namespaced ? kube_query_escape(ns) : NULL;
 	snprintf(path, len, "%s%s%s%s/%s", k->dra ? "/apis/" : "/api/v1",
-	    k->dra ? info->group_version : "",
+	    k->dra ? gv : "",
 	    qns != NULL ? "/namespaces/" : "", qns != NULL ? qns : "",
 	    k->resource);
 	free(qns);

@@ -379,15 +379,23 @@ struct kube_dra_info {
 	int	chosen;			/* one KUBE_DRA_* bit */
 	char	version[16];		/* chosen version: "v1" */
 	char	group_version[48];	/* "resource.k8s.io/v1" */
-	int	device_taint_rules;	/* devicetaintrules in that version */
+	int	device_taint_rules;	/* some version serves them */
+	/*
+	 * Where devicetaintrules are read: group_version when it serves
+	 * them, else the newest version that does; "" when none does.
+	 */
+	char	taint_rules_group_version[48];
 };
 
 /*
  * Which resource.k8s.io versions the server serves (GET
  * /apis/resource.k8s.io) and which one to read: want ("v1", "v1beta2"
  * or "v1beta1") when not NULL, else v1, else v1beta2, else v1beta1;
- * then whether the chosen version serves devicetaintrules (GET
- * /apis/resource.k8s.io/<version>).  Fills *info.
+ * then which version serves devicetaintrules (GET
+ * /apis/resource.k8s.io/<version>): the chosen one when it does, else
+ * the newest of v1, v1beta2 and v1alpha3 the group lists that does
+ * (one more GET each; v1beta1 never served the kind), so that reading
+ * an older version still finds the rules.  Fills *info.
  *
  * Errors: KUBE_E_UNSUPPORTED ("the server does not serve
  * resource.k8s.io (Kubernetes 1.34+ serves resource.k8s.io/v1)") when

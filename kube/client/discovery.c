@@ -8,6 +8,13 @@
  * preference order (v1, v1beta2, v1beta1) is the newest API this tool
  * reads first, as kubectl prefers a group's preferredVersion; a server
  * that serves only v1alpha3 (Kubernetes 1.31-1.32) is not supported.
+ *
+ * DeviceTaintRules are read from the chosen version when it serves
+ * them, else from the newest version that does (v1 in 1.37, v1beta2 in
+ * 1.36, v1alpha3 before; v1beta1 never had the kind), so that
+ * --dra-api-version v1beta1 still sees the rules a 1.37 server holds:
+ * the APIResourceList of each candidate the group document lists is
+ * read until one names devicetaintrules.
  */
 #include "client-int.h"
 
@@ -26,6 +33,9 @@
 
 static int	get_json(struct kube_client *, const char *, cJSON **,
 		    struct dra_err *);
+static int	has_taint_rules(struct kube_client *, const char *, int *,
+		    struct dra_err *);
+static int	group_serves(const cJSON *, const char *);
 
 /* GET path and parse it; KUBE_E_PARSE names the path and byte. */
 static int
@@ -55,6 +65,55 @@ get_json(struct kube_client *c, const char *path, cJSON **out,
 	return rc;
 }
 
+/*
+ * Whether group version gv ("resource.k8s.io/v1") lists
+ * devicetaintrules, into *yes.  A 404 (the version went away between
+ * the two requests) is a no.
+ */
+static int
+has_taint_rules(struct kube_client *c, const char *gv, int *yes,
+    struct dra_err *err)
+{
+	cJSON		*list = NULL;
+	const cJSON	*r, *name;
+	char		 path[64];
+	int		 rc;
+
+	*yes = 0;
+	snprintf(path, sizeof path, "/apis/%s", gv);
+	rc = get_json(c, path, &list, err);
+	if (rc == KUBE_E_NOT_FOUND) {
+		dra_err_clear(err);
+		return KUBE_OK;
+	}
+	if (rc != KUBE_OK)
+		return rc;
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(list,
+	    "resources")) {
+		name = cJSON_GetObjectItemCaseSensitive(r, "name");
+		if (cJSON_IsString(name) &&
+		    strcmp(name->valuestring, "devicetaintrules") == 0)
+			*yes = 1;
+	}
+	cJSON_Delete(list);
+	return KUBE_OK;
+}
+
+/* Whether the APIGroup document's versions array names version. */
+static int
+group_serves(const cJSON *versions, const char *version)
+{
+	const cJSON	*v, *ver;
+
+	cJSON_ArrayForEach(v, versions) {
+		ver = cJSON_GetObjectItemCaseSensitive(v, "version");
+		if (cJSON_IsString(ver) &&
+		    strcmp(ver->valuestring, version) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 int
 kube_discover_dra(struct kube_client *c, const char *want,
     struct kube_dra_info *info, struct dra_err *err)
@@ -67,11 +126,14 @@ kube_discover_dra(struct kube_client *c, const char *want,
 		{ "v1beta2", KUBE_DRA_V1BETA2 },
 		{ "v1beta1", KUBE_DRA_V1BETA1 },
 	};
-	cJSON		*group = NULL, *list = NULL;
-	const cJSON	*versions, *v, *ver, *resources, *r, *name;
-	char		 path[64];
+	/* Where DeviceTaintRule may be served, newest first. */
+	static const char *const taint_versions[] = { "v1", "v1beta2",
+	    "v1alpha3" };
+	cJSON		*group = NULL;
+	const cJSON	*versions, *v, *ver;
+	char		 gv[48];
 	size_t		 i;
-	int		 rc;
+	int		 rc, yes;
 
 	memset(info, 0, sizeof *info);
 	if (want != NULL) {
@@ -129,19 +191,29 @@ kube_discover_dra(struct kube_client *c, const char *want,
 	snprintf(info->group_version, sizeof info->group_version, "%s/%s",
 	    DRA_GROUP, known[i].name);
 
-	snprintf(path, sizeof path, "/apis/%s", info->group_version);
-	if ((rc = get_json(c, path, &list, err)) != KUBE_OK)
+	/* DeviceTaintRules: the chosen version, else the newest. */
+	if ((rc = has_taint_rules(c, info->group_version, &yes, err)) !=
+	    KUBE_OK)
 		goto out;
-	resources = cJSON_GetObjectItemCaseSensitive(list, "resources");
-	cJSON_ArrayForEach(r, resources) {
-		name = cJSON_GetObjectItemCaseSensitive(r, "name");
-		if (cJSON_IsString(name) &&
-		    strcmp(name->valuestring, "devicetaintrules") == 0)
-			info->device_taint_rules = 1;
+	if (yes)
+		snprintf(info->taint_rules_group_version,
+		    sizeof info->taint_rules_group_version, "%s",
+		    info->group_version);
+	for (i = 0; !yes && i < sizeof taint_versions /
+	    sizeof taint_versions[0]; i++) {
+		if (strcmp(taint_versions[i], info->version) == 0 ||
+		    !group_serves(versions, taint_versions[i]))
+			continue;
+		snprintf(gv, sizeof gv, DRA_GROUP "/%s", taint_versions[i]);
+		if ((rc = has_taint_rules(c, gv, &yes, err)) != KUBE_OK)
+			goto out;
+		if (yes)
+			snprintf(info->taint_rules_group_version,
+			    sizeof info->taint_rules_group_version, "%s", gv);
 	}
+	info->device_taint_rules = yes;
 out:
 	cJSON_Delete(group);
-	cJSON_Delete(list);
 	return rc;
 }
 

@@ -322,6 +322,8 @@ group_doc(const char *versions)
 	return buf;
 }
 
+#define NF	"404"		/* a "more" reply that is a 404 */
+
 static void
 test_discovery(void **state)
 {
@@ -335,6 +337,14 @@ test_discovery(void **state)
 		const char	*version;
 		int		 taints;
 		const char	*msg;
+		/*
+		 * DeviceTaintRules elsewhere: the versions asked next, in
+		 * order, with their resources (NF: a 404), and the group
+		 * version the rules are then read from ("" none).
+		 */
+		const char	*more_version[2];
+		const char	*more[2];
+		const char	*taint_gv;
 	} t[] = {
 		{ "1.34+: v1 preferred", NULL, "{\"groupVersion\":\"resource.k8s.io/"
 		    "v1\",\"version\":\"v1\"},{\"groupVersion\":\"resource.k8s."
@@ -343,41 +353,74 @@ test_discovery(void **state)
 		    "{\"name\":\"resourceslices\"},{\"name\":"
 		    "\"devicetaintrules\"},{\"name\":\"devicetaintrules/"
 		    "status\"}", KUBE_OK, KUBE_DRA_V1 | KUBE_DRA_V1BETA2 |
-		    KUBE_DRA_V1BETA1, "v1", 1, NULL },
-		{ "1.33: v1beta2", NULL, "{\"version\":\"v1beta2\"},{\"version\":"
-		    "\"v1beta1\"},{\"version\":\"v1alpha3\"}",
-		    "{\"name\":\"resourceclaims\"}", KUBE_OK,
-		    KUBE_DRA_V1BETA2 | KUBE_DRA_V1BETA1, "v1beta2", 0, NULL },
+		    KUBE_DRA_V1BETA1, "v1", 1, NULL, { NULL, NULL },
+		    { NULL, NULL }, "resource.k8s.io/v1" },
+		{ "1.33: v1beta2, rules in v1alpha3", NULL, "{\"version\":"
+		    "\"v1beta2\"},{\"version\":\"v1beta1\"},{\"version\":"
+		    "\"v1alpha3\"}", "{\"name\":\"resourceclaims\"}", KUBE_OK,
+		    KUBE_DRA_V1BETA2 | KUBE_DRA_V1BETA1, "v1beta2", 1, NULL,
+		    { "v1alpha3", NULL }, { "{\"name\":\"devicetaintrules\"}",
+		    NULL }, "resource.k8s.io/v1alpha3" },
 		{ "1.32: v1beta1", NULL, "{\"version\":\"v1beta1\"}", "", KUBE_OK,
-		    KUBE_DRA_V1BETA1, "v1beta1", 0, NULL },
+		    KUBE_DRA_V1BETA1, "v1beta1", 0, NULL, { NULL, NULL },
+		    { NULL, NULL }, "" },
 		{ "no group", NULL, NULL, NULL, KUBE_E_UNSUPPORTED, 0, "", 0,
 		    "the server does not serve resource.k8s.io (Kubernetes "
-		    "1.34+ serves resource.k8s.io/v1)" },
+		    "1.34+ serves resource.k8s.io/v1)", { NULL, NULL },
+		    { NULL, NULL }, "" },
 		{ "alpha only", NULL, "{\"version\":\"v1alpha3\"}", NULL,
 		    KUBE_E_UNSUPPORTED, 0, "", 0, "the server does not serve "
 		    "resource.k8s.io (Kubernetes 1.34+ serves "
 		    "resource.k8s.io/v1); it serves only versions this tool "
-		    "cannot read" },
+		    "cannot read", { NULL, NULL }, { NULL, NULL }, "" },
 		{ "broken", NULL, "oops", NULL, KUBE_E_PARSE, 0, "", 0,
 		    "malformed json in response to GET /apis/resource.k8s.io "
-		    "at byte 74" },
+		    "at byte 74", { NULL, NULL }, { NULL, NULL }, "" },
+		{ "1.37, want v1beta1: rules from v1", "v1beta1",
+		    "{\"version\":\"v1\"},{\"version\":\"v1beta2\"},"
+		    "{\"version\":\"v1beta1\"}", "{\"name\":\"resourceslices\"}",
+		    KUBE_OK, KUBE_DRA_V1 | KUBE_DRA_V1BETA2 | KUBE_DRA_V1BETA1,
+		    "v1beta1", 1, NULL, { "v1", NULL },
+		    { "{\"name\":\"resourceslices\"},{\"name\":"
+		    "\"devicetaintrules\"}", NULL }, "resource.k8s.io/v1" },
+		{ "1.36: v1 without, v1beta2 with", NULL,
+		    "{\"version\":\"v1\"},{\"version\":\"v1beta2\"},"
+		    "{\"version\":\"v1beta1\"}", "{\"name\":\"resourceslices\"}",
+		    KUBE_OK, KUBE_DRA_V1 | KUBE_DRA_V1BETA2 | KUBE_DRA_V1BETA1,
+		    "v1", 1, NULL, { "v1beta2", NULL },
+		    { "{\"name\":\"devicetaintrules/status\"},{\"name\":"
+		    "\"devicetaintrules\"}", NULL }, "resource.k8s.io/v1beta2" },
+		{ "1.35: none (v1beta1 never asked)", NULL,
+		    "{\"version\":\"v1\"},{\"version\":\"v1beta2\"},"
+		    "{\"version\":\"v1beta1\"}", "{\"name\":\"resourceslices\"}",
+		    KUBE_OK, KUBE_DRA_V1 | KUBE_DRA_V1BETA2 | KUBE_DRA_V1BETA1,
+		    "v1", 0, NULL, { "v1beta2", NULL },
+		    { "{\"name\":\"resourceclaims\"}", NULL }, "" },
+		{ "want v1beta1: v1 gone (404), v1beta2 has them", "v1beta1",
+		    "{\"version\":\"v1\"},{\"version\":\"v1beta2\"},"
+		    "{\"version\":\"v1beta1\"}", "", KUBE_OK, KUBE_DRA_V1 |
+		    KUBE_DRA_V1BETA2 | KUBE_DRA_V1BETA1, "v1beta1", 1, NULL,
+		    { "v1", "v1beta2" }, { NF, "{\"name\":"
+		    "\"devicetaintrules\"}" }, "resource.k8s.io/v1beta2" },
 		{ "want v1beta1 of three", "v1beta1", "{\"version\":\"v1\"},"
 		    "{\"version\":\"v1beta2\"},{\"version\":\"v1beta1\"}",
 		    "{\"name\":\"resourceslices\"}", KUBE_OK, KUBE_DRA_V1 |
-		    KUBE_DRA_V1BETA2 | KUBE_DRA_V1BETA1, "v1beta1", 0, NULL },
+		    KUBE_DRA_V1BETA2 | KUBE_DRA_V1BETA1, "v1beta1", 0, NULL,
+		    { "v1", "v1beta2" }, { "", "" }, "" },
 		{ "want v1beta2, not served", "v1beta2", "{\"version\":"
 		    "\"v1\"}", NULL, KUBE_E_UNSUPPORTED, KUBE_DRA_V1, "", 0,
 		    "the server does not serve resource.k8s.io/v1beta2; it "
-		    "serves v1" },
+		    "serves v1", { NULL, NULL }, { NULL, NULL }, "" },
 	};
 	struct lenv		 l;
 	struct kube_dra_info	 info;
 	char			*doc, *want;
-	size_t			 i;
+	size_t			 i, j, nreq;
 
 	(void)state;
 	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
 		lenv_open(&l, 0);
+		nreq = 1;
 		if (t[i].versions == NULL)
 			stub_reply_json(l.s, 404, "{\"kind\":\"Status\","
 			    "\"message\":\"the server could not find the "
@@ -392,13 +435,37 @@ test_discovery(void **state)
 			    t[i].resources);
 			stub_reply_json(l.s, 200, doc);
 			free(doc);
+			nreq++;
+		}
+		for (j = 0; j < 2 && t[i].more[j] != NULL; j++, nreq++) {
+			if (strcmp(t[i].more[j], NF) == 0) {
+				stub_reply_json(l.s, 404, "{\"kind\":"
+				    "\"Status\",\"reason\":\"NotFound\","
+				    "\"code\":404}");
+				continue;
+			}
+			doc = xasprintf("{\"kind\":\"APIResourceList\","
+			    "\"groupVersion\":\"resource.k8s.io/%s\","
+			    "\"resources\":[%s]}", t[i].more_version[j],
+			    t[i].more[j]);
+			stub_reply_json(l.s, 200, doc);
+			free(doc);
 		}
 		if (kube_discover_dra(l.c, t[i].want, &info, &l.err) != t[i].rc)
 			fail_msg("%s: rc %d: %s", t[i].name, l.err.code,
 			    l.err.msg);
 		assert_int_equal(info.served, t[i].served);
 		assert_string_equal(info.version, t[i].version);
-		assert_int_equal(info.device_taint_rules, t[i].taints);
+		if (info.device_taint_rules != t[i].taints ||
+		    strcmp(info.taint_rules_group_version,
+		    t[i].taint_gv) != 0)
+			fail_msg("%s: taint rules %d in \"%s\"", t[i].name,
+			    info.device_taint_rules,
+			    info.taint_rules_group_version);
+		/* Exactly the requests the case answers, in order. */
+		if (stub_nrequests(l.s) != nreq)
+			fail_msg("%s: %zu requests, want %zu", t[i].name,
+			    stub_nrequests(l.s), nreq);
 		if (t[i].rc == KUBE_OK) {
 			want = xasprintf("resource.k8s.io/%s", t[i].version);
 			assert_string_equal(info.group_version, want);
@@ -408,6 +475,13 @@ test_discovery(void **state)
 			assert_string_equal(stub_request(l.s, 1)->target,
 			    want);
 			free(want);
+			for (j = 0; j < 2 && t[i].more[j] != NULL; j++) {
+				want = xasprintf("/apis/resource.k8s.io/%s",
+				    t[i].more_version[j]);
+				assert_string_equal(stub_request(l.s,
+				    2 + j)->target, want);
+				free(want);
+			}
 		} else
 			assert_string_equal(l.err.msg, t[i].msg);
 		assert_string_equal(stub_request(l.s, 0)->target,
