@@ -11,11 +11,19 @@
  * prometheus (the text exposition format, for node_exporter's
  * textfile collector or a scrape job).
  */
+/* wcwidth (X/Open), for display widths. */
+#define _XOPEN_SOURCE	700
+
 #include "dra.h"
 
+#include <sys/ioctl.h>
+
+#include <langinfo.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include <cjson/cJSON.h>
 
@@ -26,6 +34,7 @@
 
 #define TOP_MINWIDTH	6
 #define TOP_PADDING	3
+#define TOP_COLUMNS	80	/* a terminal whose width is unknown */
 
 static const char cmd_top_help[] =
 "Kinds: nodes (node, no; the default), classes (class, deviceclasses),\n"
@@ -67,12 +76,15 @@ enum top_out {
 
 static int	 top_output(const char *, enum top_out *);
 static enum dra_ret top_bad_kind(struct dra_ctx *, const char *);
+static enum dra_ret top_denied(struct dra_ctx *, enum dra_top_kind, int);
 static unsigned	 top_needs(enum dra_top_kind, int);
 static int	 top_color(const struct dra_ctx *);
+static size_t	 top_columns(void);
 static size_t	 top_width(const char *);
+static void	 top_locale(void);
 static void	 top_pad(FILE *, size_t);
-static void	 top_print_color(FILE *, const struct dra_table *,
-		    const unsigned char *, int, int);
+static void	 top_print(FILE *, const struct dra_table *,
+		    const unsigned char *, int, int, int, size_t, size_t);
 
 static int
 top_output(const char *s, enum top_out *out)
@@ -116,6 +128,46 @@ top_bad_kind(struct dra_ctx *ctx, const char *word)
 	    "expected nodes, classes, namespaces or pools", word);
 }
 
+/*
+ * The lists a user may not read (ctx->denied, after the source's
+ * Warning line): without resourceclaims nothing can be said of use;
+ * without the cluster-scoped resourceslices (deviceclasses for
+ * classes, nodes for nodes -l) nodes, pools and classes have nothing
+ * to count, and namespaces only what their claims name.  Returns
+ * DRA_RET_OK, or the error naming what is missing.
+ */
+static enum dra_ret
+top_denied(struct dra_ctx *ctx, enum dra_top_kind kind, int labels)
+{
+	unsigned	d = ctx->denied;
+
+	if (d & DRA_NEED_CLAIMS)
+		return dra_error("top %s counts devices in use from the "
+		    "resourceclaims, which this user may not list "
+		    "(forbidden)", dra_top_kind_name(kind));
+	if (kind == DRA_TOP_NAMESPACES) {
+		if (d & DRA_NEED_SLICES)
+			dra_warning("without resourceslices (cluster-scoped, "
+			    "forbidden) DEVICES is the devices the claims "
+			    "hold, with no total; GPU-MEMORY, GPUS and COMPUTE "
+			    "are unknown (-)");
+		return DRA_RET_OK;
+	}
+	d &= DRA_NEED_SLICES | (kind == DRA_TOP_CLASSES ? DRA_NEED_CLASSES :
+	    0) | (kind == DRA_TOP_NODES && labels ? DRA_NEED_NODES : 0);
+	if (d == 0)
+		return DRA_RET_OK;
+	return dra_error("top %s needs to list %s%s%s%s%s (cluster-scoped), "
+	    "which this user may not (forbidden); kubectl dra top "
+	    "namespaces shows the claims of the namespaces it may read",
+	    dra_top_kind_name(kind),
+	    (d & DRA_NEED_SLICES) ? "resourceslices" : "",
+	    (d & DRA_NEED_SLICES) && (d & ~DRA_NEED_SLICES) ? ", " : "",
+	    (d & DRA_NEED_CLASSES) ? "deviceclasses" : "",
+	    (d & DRA_NEED_CLASSES) && (d & DRA_NEED_NODES) ? ", " : "",
+	    (d & DRA_NEED_NODES) ? "nodes" : "");
+}
+
 static unsigned
 top_needs(enum dra_top_kind kind, int labels)
 {
@@ -129,27 +181,97 @@ top_needs(enum dra_top_kind kind, int labels)
 	return n;
 }
 
-/* Colours only on a terminal, and not with NO_COLOR or --no-color. */
+/*
+ * Colours only on a terminal that has them: not with NO_COLOR,
+ * --no-color, TERM unset or "dumb".
+ */
 static int
 top_color(const struct dra_ctx *ctx)
 {
-	const char	*nc = getenv("NO_COLOR");
+	const char	*nc = getenv("NO_COLOR"), *term = getenv("TERM");
 
 	if (ctx->opts.no_color || (nc != NULL && *nc != '\0'))
+		return 0;
+	if (term == NULL || *term == '\0' || strcmp(term, "dumb") == 0)
 		return 0;
 	return isatty(fileno(stdout));
 }
 
+/*
+ * The columns of the terminal on stdout (TIOCGWINSZ, else $COLUMNS,
+ * else 80), or 0 when stdout is not a terminal: pipes and files get
+ * every column, as kubectl prints them.
+ */
+static size_t
+top_columns(void)
+{
+	struct winsize	 ws;
+	const char	*e;
+	long		 n;
+	char		*end;
+
+	if (!isatty(fileno(stdout)))
+		return 0;
+	if (ioctl(fileno(stdout), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	if ((e = getenv("COLUMNS")) != NULL) {
+		n = strtol(e, &end, 10);
+		if (*e != '\0' && *end == '\0' && n > 0 && n < 10000)
+			return (size_t)n;
+	}
+	return TOP_COLUMNS;
+}
+
+/*
+ * The display width of a UTF-8 cell in terminal columns: wcwidth of
+ * each character (a wide CJK character takes two, a combining mark
+ * none); a byte that does not decode, or a character wcwidth does not
+ * know, one.  The caller has set LC_CTYPE to a UTF-8 locale.
+ */
 static size_t
 top_width(const char *s)
 {
-	size_t	w = 0;
+	mbstate_t	ps;
+	wchar_t		wc;
+	size_t		w = 0, n;
+	int		cw;
 
-	for (; *s != '\0'; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80)
+	memset(&ps, 0, sizeof ps);
+	while (*s != '\0') {
+		if ((unsigned char)*s < 0x80) {
+			s++;
 			w++;
+			continue;
+		}
+		n = mbrtowc(&wc, s, MB_CUR_MAX, &ps);
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			memset(&ps, 0, sizeof ps);
+			s++;
+			w++;
+			continue;
+		}
+		cw = wcwidth(wc);
+		w += cw < 0 ? 1 : (size_t)cw;
+		s += n;
 	}
 	return w;
+}
+
+/*
+ * wcwidth needs a UTF-8 LC_CTYPE: the user's when it is one, else
+ * C.UTF-8 (cells are UTF-8 whatever the locale says).
+ */
+static void
+top_locale(void)
+{
+	const char	*cs;
+
+	if (setlocale(LC_CTYPE, "") != NULL &&
+	    (cs = nl_langinfo(CODESET)) != NULL &&
+	    strcmp(cs, "UTF-8") == 0)
+		return;
+	if (setlocale(LC_CTYPE, "C.UTF-8") == NULL)
+		(void)setlocale(LC_CTYPE, "C");
 }
 
 static void
@@ -161,17 +283,24 @@ top_pad(FILE *f, size_t n)
 
 /*
  * The table as dra_table_print lays it out (output.c: kubectl's
- * tabwriter), each cell with a percentage in its level's colour.
+ * tabwriter, minimum width 6, padding 3, the last column unpadded),
+ * widths in display columns, each cell with a percentage in its
+ * level's colour when color is set (the escape codes surround the
+ * cell, not its padding).  Given columns (a terminal's width), the
+ * columns after the first cols_min that the width cannot hold are
+ * left out, rightmost first, and named on standard error.
  */
 static void
-top_print_color(FILE *f, const struct dra_table *t, const unsigned char *lv,
-    int wide, int no_headers)
+top_print(FILE *f, const struct dra_table *t, const unsigned char *lv,
+    int wide, int no_headers, int color, size_t columns, size_t cols_min)
 {
 	static const char	*esc[] = { NULL, "\033[32m", "\033[33m",
 				    "\033[31m" };
-	size_t			*width, *vis, nvis = 0, i, j, w;
+	size_t			*width, *vis, nvis = 0, keep, i, j, w, total;
 	const char		*c;
 	unsigned char		 l;
+	char			 dropped[256];
+	int			 n;
 
 	width = xcalloc(t->ncolumns + 1, sizeof *width);
 	vis = xcalloc(t->ncolumns + 1, sizeof *vis);
@@ -193,6 +322,29 @@ top_print_color(FILE *f, const struct dra_table *t, const unsigned char *lv,
 		if (width[vis[j]] < TOP_MINWIDTH)
 			width[vis[j]] = TOP_MINWIDTH;
 	}
+	/* The line is the padded columns but the last, unpadded. */
+	keep = nvis;
+	while (columns > 0 && keep > cols_min) {
+		for (total = 0, j = 0; j + 1 < keep; j++)
+			total += width[vis[j]];
+		total += width[vis[keep - 1]] - TOP_PADDING;
+		if (total <= columns)
+			break;
+		keep--;
+	}
+	if (keep < nvis) {
+		dropped[0] = '\0';
+		for (j = keep, n = 0; j < nvis; j++)
+			n += snprintf(dropped + (n < (int)sizeof dropped ? n :
+			    (int)sizeof dropped - 1), (size_t)(n <
+			    (int)sizeof dropped ? (int)sizeof dropped - n : 1),
+			    "%s%s", j > keep ? ", " : "",
+			    t->columns[vis[j]].name);
+		dra_warning("%s not shown: the table is wider than the "
+		    "terminal's %zu columns (-o wide or a pipe prints every "
+		    "column)", dropped, columns);
+		nvis = keep;
+	}
 	if (!no_headers) {
 		for (j = 0; j < nvis; j++) {
 			fputs(t->columns[vis[j]].name, f);
@@ -206,7 +358,8 @@ top_print_color(FILE *f, const struct dra_table *t, const unsigned char *lv,
 		for (j = 0; j < nvis; j++) {
 			c = t->rows[i].cells[vis[j]];
 			l = lv[i * t->ncolumns + vis[j]];
-			if (l > DRA_TOP_LEVEL_NONE && l <= DRA_TOP_LEVEL_OVER)
+			if (color && l > DRA_TOP_LEVEL_NONE &&
+			    l <= DRA_TOP_LEVEL_OVER)
 				fprintf(f, "%s%s\033[0m", esc[l], c);
 			else
 				fputs(c, f);
@@ -236,6 +389,12 @@ cmd_top_exec(struct dra_ctx *ctx, struct dra_args *args)
 	char			*text;
 	int			*matched = NULL, i;
 
+	/* "--sort --from x": the next flag taken as the column. */
+	if (ctx->opts.sort != NULL && (*ctx->opts.sort == '\0' ||
+	    *ctx->opts.sort == '-'))
+		return dra_usage_error(ctx, ctx->cmd, "flag needs an "
+		    "argument: --sort (a column: name, devices, gpu-memory, "
+		    "gpus, compute, counters, consumable, claims, pending)");
 	if (args->argc > 0 && dra_top_kind_parse(args->argv[0], &kind) != 0)
 		return top_bad_kind(ctx, args->argv[0]);
 	if (top_output(ctx->opts.output, &out) != 0)
@@ -253,15 +412,8 @@ cmd_top_exec(struct dra_ctx *ctx, struct dra_args *args)
 	ret = dra_source_load(ctx, top_needs(kind, sel != NULL), NULL, &s);
 	if (ret != DRA_RET_OK)
 		goto out;
-	if (ctx->denied & (DRA_NEED_SLICES | DRA_NEED_CLAIMS |
-	    (kind == DRA_TOP_CLASSES ? DRA_NEED_CLASSES : 0))) {
-		ret = dra_error("cannot list %s: forbidden (top counts every "
-		    "published device and every claim)",
-		    (ctx->denied & DRA_NEED_SLICES) ? "resourceslices" :
-		    (ctx->denied & DRA_NEED_CLAIMS) ? "resourceclaims" :
-		    "deviceclasses");
+	if ((ret = top_denied(ctx, kind, sel != NULL)) != DRA_RET_OK)
 		goto out;
-	}
 	dra_print_warnings(s, ctx->opts.verbosity >= 2);
 
 	memset(&f, 0, sizeof f);
@@ -284,13 +436,25 @@ cmd_top_exec(struct dra_ctx *ctx, struct dra_args *args)
 	for (i = 0; i < (int)f.nnames; i++) {
 		if (matched[i])
 			continue;
-		ret = dra_error("%s \"%s\" not found",
-		    kind == DRA_TOP_NODES ? "node" : kind == DRA_TOP_CLASSES ?
-		    "deviceclass" : kind == DRA_TOP_POOLS ? "pool" :
-		    "namespace", f.names[i]);
+		if (kind == DRA_TOP_NAMESPACES)
+			ret = dra_error("namespace \"%s\" not found: no "
+			    "resourceclaims in it%s", f.names[i],
+			    f.namespace != NULL ? " (or -n names another)" :
+			    "");
+		else
+			ret = dra_error("%s \"%s\" not found%s",
+			    kind == DRA_TOP_NODES ? "node" :
+			    kind == DRA_TOP_CLASSES ? "deviceclass" : "pool",
+			    f.names[i], kind == DRA_TOP_NODES ? " (a node "
+			    "without DRA devices has no row)" : "");
 	}
 	if (ret != DRA_RET_OK)
 		goto out;
+	/* A selector that matches nothing: said, as kubectl says it. */
+	if (top->nrows == 0 && (out == TOP_TABLE || out == TOP_WIDE)) {
+		fprintf(stderr, "No resources found\n");
+		goto out;
+	}
 	if (ctx->opts.sort != NULL && out != TOP_PROMETHEUS &&
 	    dra_top_sort(top, ctx->opts.sort, &err) != KUBE_OK) {
 		ret = dra_usage_error(ctx, ctx->cmd, "%s", err.msg);
@@ -316,12 +480,15 @@ cmd_top_exec(struct dra_ctx *ctx, struct dra_args *args)
 	case TOP_WIDE:
 	default:
 		t = dra_top_table(top, out == TOP_WIDE, &lv);
-		if (top_color(ctx))
-			top_print_color(stdout, t, lv, out == TOP_WIDE,
-			    ctx->opts.no_headers);
-		else
-			dra_table_print(stdout, t, out == TOP_WIDE,
-			    ctx->opts.no_headers);
+		top_locale();
+		/*
+		 * A terminal gets what its width holds, the name columns
+		 * and DEVICES at least; -o wide and pipes every column.
+		 */
+		top_print(stdout, t, lv, out == TOP_WIDE,
+		    ctx->opts.no_headers, top_color(ctx), out == TOP_WIDE ?
+		    0 : top_columns(), kind == DRA_TOP_POOLS ? 3 :
+		    kind == DRA_TOP_NAMESPACES ? 4 : 2);
 		break;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))

@@ -104,8 +104,10 @@ static void	 holder_memory(struct dra_top_row *, size_t,
 static const char *device_row_key(struct build *,
 		    const struct kube_device *, char *, size_t);
 static void	 build_places(struct build *);
+static const char *gpu_node(const struct kube_pool *, const char *);
 static void	 build_gpus(struct build *, const struct dra_gpu_map *);
 static void	 build_ns_gpus(struct build *, const struct dra_gpu_map *);
+static void	 unread_holdings(struct build *);
 static void	 build_namespaces(struct build *);
 static const char *result_class(const struct kube_claim *,
 		    const struct kube_result *);
@@ -129,7 +131,7 @@ static enum dra_top_level cell_count(struct view_rowb *, int64_t,
 static enum dra_top_level cell_memory(struct view_rowb *, int64_t,
 		    int64_t);
 static void	 cell_amounts(struct view_rowb *, struct dra_buf *,
-		    const struct dra_top_amount *, size_t, int);
+		    const struct dra_top_amount *, size_t);
 static void	 prom_num(struct dra_buf *, int64_t);
 static void	 prom_milli(struct dra_buf *, int64_t);
 static void	 prom_labels(struct dra_buf *, const struct dra_top *,
@@ -153,9 +155,23 @@ static void	 table_row(const struct dra_top *, struct dra_table *,
 static cJSON	*json_amounts(const struct dra_top_amount *, size_t);
 static cJSON	*json_row(const struct dra_top *,
 		    const struct dra_top_row *);
-static void	 prom_family(struct dra_buf *, const char *, const char *);
+static const char *prom_kind(const struct dra_top *);
+static void	 prom_family(struct dra_buf *, const struct dra_top *,
+		    const char *, const char *);
 static void	 prom_head(struct dra_buf *, const struct dra_top *,
 		    const struct dra_top_row *, const char *, const char *);
+static void	 prom_rows(struct dra_buf *, const struct dra_top *,
+		    const char *, const char *, const char *, int,
+		    int64_t (*)(const struct dra_top_row *));
+static int64_t	 pv_devices(const struct dra_top_row *);
+static int64_t	 pv_mem_used(const struct dra_top_row *);
+static int64_t	 pv_mem_total(const struct dra_top_row *);
+static int64_t	 pv_gpus_used(const struct dra_top_row *);
+static int64_t	 pv_gpus(const struct dra_top_row *);
+static void	 prom_amounts(struct dra_buf *, const struct dra_top *,
+		    const char *, const char *, const char *, const char *,
+		    int);
+static void	 prom_sets(struct dra_buf *, const struct dra_top *);
 
 static const struct {
 	const char		*word;
@@ -590,6 +606,37 @@ build_places(struct build *b)
 	}
 }
 
+/*
+ * The node row of a GPU of pool p: the GPU map names a GPU of no node
+ * after its pool (gpus.c, as the planner does), so node is a node only
+ * when a slice or device of p is on it; else TOP_NONE, the row of the
+ * devices of no single node.
+ */
+static const char *
+gpu_node(const struct kube_pool *p, const char *node)
+{
+	const struct kube_slice	*sl;
+	const char		*n;
+	size_t			 i, j;
+
+	if (node == NULL || *node == '\0')
+		return TOP_NONE;
+	for (i = 0; i < p->nslices; i++) {
+		sl = p->slices[i];
+		if (sl->node_name != NULL && *sl->node_name != '\0') {
+			if (strcmp(sl->node_name, node) == 0)
+				return node;
+			continue;
+		}
+		for (j = 0; j < sl->ndevices; j++) {
+			n = kube_device_node(&sl->devices[j]);
+			if (n != NULL && strcmp(n, node) == 0)
+				return node;
+		}
+	}
+	return TOP_NONE;
+}
+
 /* Nodes and pools: the GPU map's GPUs of each row. */
 static void
 build_gpus(struct build *b, const struct dra_gpu_map *m)
@@ -611,8 +658,7 @@ build_gpus(struct build *b, const struct dra_gpu_map *m)
 				    g->pool);
 				key = buf;
 			} else
-				key = g->node != NULL && *g->node != '\0' ?
-				    g->node : TOP_NONE;
+				key = gpu_node(p, g->node);
 			ri = row_get(b, key, b->t->kind == DRA_TOP_POOLS ?
 			    p : NULL);
 			if (ri == TOP_SKIP)
@@ -699,6 +745,62 @@ holder_memory(struct dra_top_row *r, size_t first,
 		r->mem_used += bytes(d->capacity[ci].value.milli);
 }
 
+/*
+ * Namespaces when the slices could not be read (a user limited to a
+ * namespace): the devices its claims' results name, each (driver,
+ * pool, device) once per namespace and once in the totals row;
+ * nothing else is known.
+ */
+static void
+unread_holdings(struct build *b)
+{
+	const struct kube_snapshot	*s = b->s;
+	const struct kube_claim		*c;
+	const struct kube_result	*r;
+	struct rowent			*seen = NULL, *e, *etmp;
+	struct dra_buf			 k;
+	size_t				 i, j, ri, pass;
+
+	dra_buf_init(&k, DRA_BUF_MAX_SMALL);
+	for (i = 0; i < s->claims.n; i++) {
+		c = s->claims.v[i];
+		if (c->meta.namespace == NULL)
+			continue;
+		ri = row_get(b, c->meta.namespace, NULL);
+		if (ri == TOP_SKIP)
+			continue;
+		for (j = 0; j < c->nresults; j++) {
+			r = &c->results[j];
+			if (r->admin_access || r->driver == NULL ||
+			    r->pool == NULL || r->device == NULL)
+				continue;
+			/* pass 0: the namespace's, 1: the rows shown */
+			for (pass = 0; pass < 2; pass++) {
+				dra_buf_reset(&k);
+				dra_buf_addf(&k, "%s/%s/%s/%s", pass == 0 ?
+				    c->meta.namespace : "", r->driver,
+				    r->pool, r->device);
+				HASH_FIND_STR(seen, dra_buf_str(&k), e);
+				if (e != NULL)
+					continue;
+				e = dra_arena_calloc(&b->t->arena, 1,
+				    sizeof *e);
+				e->key = tstr(b->t, dra_buf_str(&k));
+				HASH_ADD_KEYPTR(hh, seen, e->key,
+				    strlen(e->key), e);
+				if (pass == 0)
+					b->t->rows[ri].allocated++;
+				else
+					b->t->total.allocated++;
+			}
+		}
+	}
+	HASH_ITER(hh, seen, e, etmp) {
+		HASH_DEL(seen, e);
+	}
+	dra_buf_release(&k);
+}
+
 /* Namespaces: claims, and the devices and memory they hold. */
 static void
 build_namespaces(struct build *b)
@@ -712,8 +814,6 @@ build_namespaces(struct build *b)
 	size_t				 i, j, k, a, a2, ri, ri2;
 	int				 first, tfirst;
 
-	for (i = 0; b->f != NULL && i < b->f->nnames; i++)
-		(void)row_get(b, b->f->names[i], NULL);
 	if (b->f != NULL && b->f->namespace != NULL)
 		(void)row_get(b, b->f->namespace, NULL);
 	for (i = 0; i < s->claims.n; i++) {
@@ -727,6 +827,10 @@ build_namespaces(struct build *b)
 			b->t->rows[ri].claims++;
 		else
 			b->t->rows[ri].pending++;
+	}
+	if (s->slices_unread) {
+		unread_holdings(b);
+		return;
 	}
 	for (i = 0; i < s->pools.n; i++) {
 		p = s->pools.v[i];
@@ -1246,7 +1350,10 @@ frac(int64_t used, int64_t total)
 	return (double)used / (double)total;
 }
 
-/* The amount with the highest use (the first of equals), or NULL. */
+/*
+ * The amount with the highest share used, of equal shares the one with
+ * the most used, then the first by name; NULL when n is 0.
+ */
 static const struct dra_top_amount *
 busiest(const struct dra_top_amount *v, size_t n)
 {
@@ -1256,7 +1363,7 @@ busiest(const struct dra_top_amount *v, size_t n)
 
 	for (i = 0; i < n; i++) {
 		x = frac(v[i].used, v[i].total);
-		if (x > bf) {
+		if (x > bf || (x == bf && v[i].used > best->used)) {
 			bf = x;
 			best = &v[i];
 		}
@@ -1456,7 +1563,11 @@ dra_top_level(double used, double total)
 	return dra_top_ratio_percent(used / total, NULL, 0);
 }
 
-/* Bytes with a binary suffix and one decimal ("49.2Gi", "512"). */
+/*
+ * Bytes with a binary suffix in at most 3 significant digits, as df -h
+ * prints them: one decimal below 100 ("49.2Gi", "2.5Ti"), none from
+ * 100 ("478Gi", "1023Ki"); "512" below 1Ki.  Rounded to nearest.
+ */
 static void
 fmt_bytes(int64_t v, char *buf, size_t len)
 {
@@ -1473,9 +1584,19 @@ fmt_bytes(int64_t v, char *buf, size_t len)
 		x /= 1024;
 		u++;
 	}
-	n = snprintf(buf, len, "%.1f", x);
-	if (n >= 2 && (size_t)n < len && strcmp(buf + n - 2, ".0") == 0)
-		n -= 2;
+	/* 1023.6Gi would print as 1024Gi: 1Ti instead. */
+	if (x >= 1023.5 && u < 5) {
+		x /= 1024;
+		u++;
+	}
+	if (x >= 99.95)
+		n = snprintf(buf, len, "%.0f", x);
+	else {
+		n = snprintf(buf, len, "%.1f", x);
+		if (n >= 2 && (size_t)n < len &&
+		    strcmp(buf + n - 2, ".0") == 0)
+			n -= 2;
+	}
 	if (n >= 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n, "%s", units[u]);
 }
@@ -1500,12 +1621,13 @@ cell_count(struct view_rowb *rb, int64_t used, int64_t total)
 	return l;
 }
 
-/* "49.2Gi/634Gi (7%)"; its level. */
+/* "49.2/634Gi (7%)", "616Gi/2.5Ti (24%)"; its level. */
 static enum dra_top_level
 cell_memory(struct view_rowb *rb, int64_t used, int64_t total)
 {
 	enum dra_top_level	l;
 	char			u[32], t[32], p[32];
+	size_t			ul, tl;
 
 	if (total <= 0 && used == 0) {
 		view_cell(rb, "-");
@@ -1517,6 +1639,11 @@ cell_memory(struct view_rowb *rb, int64_t used, int64_t total)
 		return DRA_TOP_LEVEL_NONE;
 	}
 	fmt_bytes(total, t, sizeof t);
+	/* One unit for both when they share it: "88.5/609Gi". */
+	ul = strlen(u);
+	tl = strlen(t);
+	if (ul > 2 && tl > 2 && strcmp(u + ul - 2, t + tl - 2) == 0)
+		u[ul - 2] = '\0';
 	l = dra_top_percent(used, total, p, sizeof p);
 	view_cellf(rb, "%s/%s (%s)", u, t, p);
 	return l;
@@ -1535,21 +1662,18 @@ amount_text(struct dra_buf *b, const struct dra_top_amount *a)
 	}
 }
 
+/*
+ * The busiest amount and how many other names there are: "memory-slice-4
+ * 1/8 (12%) +13"; "-" without any.
+ */
 static void
 cell_amounts(struct view_rowb *rb, struct dra_buf *b,
-    const struct dra_top_amount *v, size_t n, int all)
+    const struct dra_top_amount *v, size_t n)
 {
 	const struct dra_top_amount	*best;
-	size_t				 i;
 
 	dra_buf_reset(b);
-	if (all) {
-		for (i = 0; i < n; i++) {
-			if (i > 0)
-				dra_buf_adds(b, ", ");
-			amount_text(b, &v[i]);
-		}
-	} else if ((best = busiest(v, n)) != NULL) {
+	if ((best = busiest(v, n)) != NULL) {
 		amount_text(b, best);
 		if (n > 1)
 			dra_buf_addf(b, " +%zu", n - 1);
@@ -1609,13 +1733,16 @@ table_row(const struct dra_top *t, struct dra_table *tb,
 		if (r == &t->total) {
 			view_cell(&rb, "*");
 			view_cell(&rb, "");
-			view_cell(&rb, "");
+			if (wide)
+				view_cell(&rb, "");
 		} else {
 			view_cell(&rb, r->driver);
 			view_cell(&rb, r->pool);
-			view_cell(&rb, r->node);
+			if (wide)
+				view_cell(&rb, r->node != NULL ? r->node :
+				    TOP_NONE);
 		}
-		c += 3;
+		c += wide ? 3 : 2;
 		break;
 	default:
 		view_cell(&rb, r->name);
@@ -1632,23 +1759,23 @@ table_row(const struct dra_top *t, struct dra_table *tb,
 	if (t->kind == DRA_TOP_CLASSES) {
 		view_cellf(&rb, "%" PRId64, r->claims);
 		view_cellf(&rb, "%" PRId64, r->pending);
-		return;
+		c += 2;
+	} else {
+		gpus_cell(&rb, r);
+		LV(DRA_TOP_LEVEL_NONE);
+		LV(compute_cell(&rb, r->compute));
 	}
-	gpus_cell(&rb, r);
-	LV(DRA_TOP_LEVEL_NONE);
-	LV(compute_cell(&rb, r->compute));
-	if (t->kind == DRA_TOP_NAMESPACES)
+	if (t->kind == DRA_TOP_NAMESPACES || !wide)
 		return;
-	cell_amounts(&rb, b, r->counters, r->ncounters, wide);
+	cell_amounts(&rb, b, r->counters, r->ncounters);
 	LV(amount_level(r->counters, r->ncounters));
-	cell_amounts(&rb, b, r->consumable, r->nconsumable, wide);
+	cell_amounts(&rb, b, r->consumable, r->nconsumable);
 	LV(amount_level(r->consumable, r->nconsumable));
-	if (!wide)
-		return;
-	view_cellf(&rb, "%" PRId64, r->free);
+	view_cellf(&rb, "%" PRId64, r->allocated);
 	view_cellf(&rb, "%" PRId64, r->blocked);
 	view_cellf(&rb, "%" PRId64, r->tainted);
 	view_cellf(&rb, "%" PRId64, r->unusable);
+	view_cellf(&rb, "%" PRId64, r->free);
 #undef LV
 }
 
@@ -1657,6 +1784,8 @@ dra_top_table(const struct dra_top *t, int wide, unsigned char **levels)
 {
 	static const enum dra_kind kinds[] = { DRA_KIND_NODE, DRA_KIND_CLASS,
 	    DRA_KIND_NODE, DRA_KIND_POOL };
+	static const char	*states[] = { "ALLOCATED", "BLOCKED",
+				    "TAINTED", "UNUSABLE", "FREE" };
 	struct dra_table	*tb;
 	struct dra_buf		 b;
 	unsigned char		*lv;
@@ -1667,7 +1796,8 @@ dra_top_table(const struct dra_top *t, int wide, unsigned char **levels)
 	case DRA_TOP_POOLS:
 		view_col(tb, "DRIVER", 0);
 		view_col(tb, "POOL", 0);
-		view_col(tb, "NODE", 0);
+		if (wide)
+			view_col(tb, "NODE", DRA_COL_WIDE);
 		break;
 	case DRA_TOP_CLASSES:
 		view_col(tb, "CLASS", 0);
@@ -1691,16 +1821,11 @@ dra_top_table(const struct dra_top *t, int wide, unsigned char **levels)
 		view_col(tb, "GPUS", 0);
 		view_col(tb, "COMPUTE", DRA_COL_RIGHT);
 	}
-	if (t->kind == DRA_TOP_NODES || t->kind == DRA_TOP_POOLS) {
-		view_col(tb, "COUNTERS", 0);
-		view_col(tb, "CONSUMABLE", 0);
-		if (wide) {
-			view_col(tb, "FREE", DRA_COL_WIDE | DRA_COL_RIGHT);
-			view_col(tb, "BLOCKED", DRA_COL_WIDE | DRA_COL_RIGHT);
-			view_col(tb, "TAINTED", DRA_COL_WIDE | DRA_COL_RIGHT);
-			view_col(tb, "UNUSABLE",
-			    DRA_COL_WIDE | DRA_COL_RIGHT);
-		}
+	if (t->kind != DRA_TOP_NAMESPACES && wide) {
+		view_col(tb, "COUNTERS", DRA_COL_WIDE);
+		view_col(tb, "CONSUMABLE", DRA_COL_WIDE);
+		for (i = 0; i < sizeof states / sizeof states[0]; i++)
+			view_col(tb, states[i], DRA_COL_WIDE | DRA_COL_RIGHT);
 	}
 	nc = tb->ncolumns;
 	lv = xcalloc((t->nrows + 1) * nc + 1, 1);
@@ -1861,7 +1986,11 @@ prom_ratio(struct dra_buf *b, double v)
 	dra_buf_adds(b, buf);
 }
 
-/* A row's labels without braces: node="x" / class / namespace / pool. */
+/*
+ * A row's labels without braces: node="x" (the "<none>" row: node=""),
+ * class, namespace, or driver, pool and node ("" without one), so
+ * every sample of a family has the same label names.
+ */
 static void
 prom_labels(struct dra_buf *b, const struct dra_top *t,
     const struct dra_top_row *r)
@@ -1872,12 +2001,9 @@ prom_labels(struct dra_buf *b, const struct dra_top *t,
 		dra_top_prom_escape(b, r->driver);
 		dra_buf_adds(b, "\",pool=\"");
 		dra_top_prom_escape(b, r->pool);
+		dra_buf_adds(b, "\",node=\"");
+		dra_top_prom_escape(b, r->node);
 		dra_buf_adds(b, "\"");
-		if (r->node != NULL) {
-			dra_buf_adds(b, ",node=\"");
-			dra_top_prom_escape(b, r->node);
-			dra_buf_adds(b, "\"");
-		}
 		return;
 	case DRA_TOP_CLASSES:
 		dra_buf_adds(b, "class=\"");
@@ -1888,200 +2014,277 @@ prom_labels(struct dra_buf *b, const struct dra_top *t,
 	case DRA_TOP_NODES:
 	default:
 		dra_buf_adds(b, "node=\"");
+		if (strcmp(r->name, TOP_NONE) == 0) {
+			dra_buf_adds(b, "\"");
+			return;
+		}
 		break;
 	}
 	dra_top_prom_escape(b, r->name);
 	dra_buf_adds(b, "\"");
 }
 
+/* "# HELP kubectl_dra_<kind>_<name> ...", "# TYPE ... gauge". */
 static void
-prom_family(struct dra_buf *b, const char *name, const char *help)
+prom_family(struct dra_buf *b, const struct dra_top *t, const char *name,
+    const char *help)
 {
-	dra_buf_addf(b, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+	const char	*k = prom_kind(t);
+
+	dra_buf_addf(b, "# HELP kubectl_dra_%s_%s %s (kubectl dra top %s)."
+	    "\n# TYPE kubectl_dra_%s_%s gauge\n", k, name, help,
+	    dra_top_kind_name(t->kind), k, name);
 }
 
-/* One sample: name{row labels[,extra]} value. */
+/* One sample's head: kubectl_dra_<kind>_<name>{row labels[,extra]} */
 static void
 prom_head(struct dra_buf *b, const struct dra_top *t,
     const struct dra_top_row *r, const char *name, const char *extra)
 {
-	dra_buf_addf(b, "%s{", name);
+	dra_buf_addf(b, "kubectl_dra_%s_%s{", prom_kind(t), name);
 	prom_labels(b, t, r);
 	if (extra != NULL)
 		dra_buf_addf(b, ",%s", extra);
 	dra_buf_adds(b, "} ");
 }
 
+/* The kind's word in family names: node, pool, class, namespace. */
+static const char *
+prom_kind(const struct dra_top *t)
+{
+	switch (t->kind) {
+	case DRA_TOP_POOLS:
+		return "pool";
+	case DRA_TOP_CLASSES:
+		return "class";
+	case DRA_TOP_NAMESPACES:
+		return "namespace";
+	case DRA_TOP_NODES:
+	default:
+		return "node";
+	}
+}
+
+/* A family of one integer sample per row (gpus: rows with GPUs only). */
+static void
+prom_rows(struct dra_buf *b, const struct dra_top *t, const char *name,
+    const char *help, const char *extra, int gpus,
+    int64_t (*value)(const struct dra_top_row *))
+{
+	size_t	i;
+
+	prom_family(b, t, name, help);
+	for (i = 0; i < t->nrows; i++) {
+		if (gpus && t->rows[i].gpus == 0)
+			continue;
+		prom_head(b, t, &t->rows[i], name, extra);
+		prom_num(b, value(&t->rows[i]));
+		dra_buf_adds(b, "\n");
+	}
+}
+
+static int64_t
+pv_devices(const struct dra_top_row *r)
+{
+	return r->devices;
+}
+
+static int64_t
+pv_mem_used(const struct dra_top_row *r)
+{
+	return r->mem_used;
+}
+
+static int64_t
+pv_mem_total(const struct dra_top_row *r)
+{
+	return r->mem_total;
+}
+
+static int64_t
+pv_gpus_used(const struct dra_top_row *r)
+{
+	return r->gpus_used;
+}
+
+static int64_t
+pv_gpus(const struct dra_top_row *r)
+{
+	return r->gpus;
+}
+
+/*
+ * Per name amounts of every row (counters or consumable capacity):
+ * name{row, label="name", state="consumed"} and name_total{row, label}.
+ */
+static void
+prom_amounts(struct dra_buf *b, const struct dra_top *t, const char *name,
+    const char *label, const char *help, const char *help_total, int cons)
+{
+	const struct dra_top_row	*r;
+	const struct dra_top_amount	*v;
+	char				 fam[64];
+	size_t				 i, j, n, k;
+
+	for (k = 0; k < 2; k++) {
+		snprintf(fam, sizeof fam, "%s%s", name, k == 0 ? "" :
+		    "_total");
+		prom_family(b, t, fam, k == 0 ? help : help_total);
+		for (i = 0; i < t->nrows; i++) {
+			r = &t->rows[i];
+			v = cons ? r->consumable : r->counters;
+			n = cons ? r->nconsumable : r->ncounters;
+			for (j = 0; j < n; j++) {
+				dra_buf_addf(b, "kubectl_dra_%s_%s%s{",
+				    prom_kind(t), name, k == 0 ? "" :
+				    "_total");
+				prom_labels(b, t, r);
+				dra_buf_addf(b, ",%s=\"", label);
+				dra_top_prom_escape(b, v[j].name);
+				dra_buf_adds(b, k == 0 ?
+				    "\",state=\"consumed\"} " : "\"} ");
+				prom_milli(b, k == 0 ? v[j].used : v[j].total);
+				dra_buf_adds(b, "\n");
+			}
+		}
+	}
+}
+
+/* Pools: every counter of every counter set. */
+static void
+prom_sets(struct dra_buf *b, const struct dra_top *t)
+{
+	const struct dra_top_counter	*c;
+	size_t				 i, j;
+
+	for (j = 0; j < 2; j++) {
+		if (j == 0)
+			prom_family(b, t, "counter_set_counter", "Shared "
+			    "counter consumed by allocated devices, per "
+			    "counter set, in the counter's unit, memory "
+			    "included");
+		else
+			prom_family(b, t, "counter_set_counter_total",
+			    "Shared counter published, per counter set, in "
+			    "the counter's unit, memory included");
+		for (i = 0; i < t->ncounters; i++) {
+			c = &t->counters[i];
+			dra_buf_adds(b, j == 0 ?
+			    "kubectl_dra_pool_counter_set_counter{driver=\"" :
+			    "kubectl_dra_pool_counter_set_counter_total{"
+			    "driver=\"");
+			dra_top_prom_escape(b, c->driver);
+			dra_buf_adds(b, "\",pool=\"");
+			dra_top_prom_escape(b, c->pool);
+			dra_buf_adds(b, "\",node=\"");
+			dra_top_prom_escape(b, c->node);
+			dra_buf_adds(b, "\",counter_set=\"");
+			dra_top_prom_escape(b, c->set);
+			dra_buf_adds(b, "\",counter=\"");
+			dra_top_prom_escape(b, c->counter);
+			dra_buf_adds(b, j == 0 ? "\",state=\"consumed\"} " :
+			    "\"} ");
+			prom_milli(b, j == 0 ? c->used : c->total);
+			dra_buf_adds(b, "\n");
+		}
+	}
+}
+
 char *
 dra_top_prometheus(const struct dra_top *t)
 {
-	static const char	*states[] = { "allocated", "free", "blocked",
-				    "tainted", "unusable" };
+	static const char	*states[] = { "allocated", "blocked",
+				    "tainted", "unusable", "free" };
 	const struct dra_top_row *r;
-	const struct dra_top_counter *c;
 	struct dra_buf		 b;
 	char			 st[64];
 	int64_t			 v;
 	size_t			 i, j;
-	int			 places = t->kind == DRA_TOP_NODES ||
-				    t->kind == DRA_TOP_POOLS;
+	int			 ns = t->kind == DRA_TOP_NAMESPACES;
 
 	dra_buf_init(&b, DRA_BUF_MAX_FILE);
-	prom_family(&b, "kubectl_dra_devices", places ?
-	    "DRA devices by state: allocated (held by a claim without "
-	    "adminAccess), else unusable, tainted, blocked (counters used "
-	    "up) or free; states do not overlap." :
-	    "DRA devices held (allocated) by the row's claims.");
+	prom_family(&b, t, "devices", ns ? "DRA devices held by the "
+	    "namespace's claims (state allocated; a device once)" :
+	    "DRA devices by state, each in one: unusable (pool incomplete "
+	    "or invalid), else allocated (held without adminAccess), "
+	    "tainted, blocked (counters used up by allocated devices) or "
+	    "free; in use is allocated + blocked");
 	for (i = 0; i < t->nrows; i++) {
 		r = &t->rows[i];
-		for (j = 0; j < (places ? 5u : 1u); j++) {
+		for (j = 0; j < (ns ? 1u : 5u); j++) {
 			switch (j) {
 			case 0: v = r->allocated; break;
-			case 1: v = r->free; break;
-			case 2: v = r->blocked; break;
-			case 3: v = r->tainted; break;
-			default: v = r->unusable; break;
+			case 1: v = r->blocked; break;
+			case 2: v = r->tainted; break;
+			case 3: v = r->unusable; break;
+			default: v = r->free; break;
 			}
 			snprintf(st, sizeof st, "state=\"%s\"", states[j]);
-			prom_head(&b, t, r, "kubectl_dra_devices", st);
+			prom_head(&b, t, r, "devices", st);
 			prom_num(&b, v);
 			dra_buf_adds(&b, "\n");
 		}
 	}
-	prom_family(&b, "kubectl_dra_devices_total", t->kind ==
-	    DRA_TOP_CLASSES ? "DRA devices every selector of the class "
-	    "matches." : t->kind == DRA_TOP_NAMESPACES ? "DRA devices of "
-	    "the cluster (of the newest generation of each pool)." :
-	    "DRA devices published (newest generation of each pool).");
-	for (i = 0; i < t->nrows; i++) {
-		prom_head(&b, t, &t->rows[i], "kubectl_dra_devices_total",
-		    NULL);
-		prom_num(&b, t->rows[i].devices);
-		dra_buf_adds(&b, "\n");
-	}
-	prom_family(&b, "kubectl_dra_gpu_memory_bytes", "GPU memory "
-	    "allocated in bytes (partitionable devices through their "
-	    "counter set's memory counter).");
-	for (i = 0; i < t->nrows; i++) {
-		prom_head(&b, t, &t->rows[i], "kubectl_dra_gpu_memory_bytes",
-		    "state=\"allocated\"");
-		prom_num(&b, t->rows[i].mem_used);
-		dra_buf_adds(&b, "\n");
-	}
-	prom_family(&b, "kubectl_dra_gpu_memory_bytes_total", "GPU memory "
-	    "in bytes.");
-	for (i = 0; i < t->nrows; i++) {
-		prom_head(&b, t, &t->rows[i],
-		    "kubectl_dra_gpu_memory_bytes_total", NULL);
-		prom_num(&b, t->rows[i].mem_total);
-		dra_buf_adds(&b, "\n");
-	}
+	prom_rows(&b, t, "devices_total", t->kind == DRA_TOP_CLASSES ?
+	    "DRA devices every selector of the class matches" : ns ?
+	    "DRA devices of the cluster" : "DRA devices published, the "
+	    "newest generation of each pool", NULL, 0, pv_devices);
+	prom_rows(&b, t, "gpu_memory_bytes", ns ? "GPU memory in bytes "
+	    "held by the namespace's claims" : "GPU memory in bytes "
+	    "consumed by allocated devices (a partitionable device through "
+	    "its counter set's memory counter); unusable pools left out",
+	    "state=\"allocated\"", 0, pv_mem_used);
+	prom_rows(&b, t, "gpu_memory_bytes_total", "GPU memory in bytes; "
+	    "unusable pools left out", NULL, 0, pv_mem_total);
 	if (t->kind != DRA_TOP_CLASSES) {
-		prom_family(&b, "kubectl_dra_gpus", "GPUs with compute "
-		    "slices held (namespaces: holding a part of theirs).");
+		prom_rows(&b, t, "gpus", ns ? "GPUs holding a part of the "
+		    "namespace's claims" : "GPUs with compute slices held",
+		    "state=\"used\"", ns ? 0 : 1, pv_gpus_used);
+		prom_rows(&b, t, "gpus_total", "GPUs of usable pools (whole "
+		    "GPUs, static MIG parents, DynamicMIG counter sets)",
+		    NULL, ns ? 0 : 1, pv_gpus);
+		prom_family(&b, t, "gpu_compute_ratio", ns ? "The "
+		    "namespace's share of the fleet's mean compute "
+		    "utilization, 0 to 1" : "Mean compute utilization of "
+		    "the GPUs (compute slices held / compute slices), 0 to 1");
 		for (i = 0; i < t->nrows; i++) {
-			if (t->rows[i].gpus == 0)
+			if (t->rows[i].compute < 0)
 				continue;
-			prom_head(&b, t, &t->rows[i], "kubectl_dra_gpus",
-			    "state=\"used\"");
-			prom_num(&b, t->rows[i].gpus_used);
-			dra_buf_adds(&b, "\n");
-		}
-		prom_family(&b, "kubectl_dra_gpus_total", "GPUs (whole GPUs, "
-		    "static MIG parents, DynamicMIG counter sets).");
-		for (i = 0; i < t->nrows; i++) {
-			if (t->rows[i].gpus == 0)
-				continue;
-			prom_head(&b, t, &t->rows[i],
-			    "kubectl_dra_gpus_total", NULL);
-			prom_num(&b, t->rows[i].gpus);
-			dra_buf_adds(&b, "\n");
-		}
-		prom_family(&b, "kubectl_dra_gpu_compute_ratio", "Mean "
-		    "compute utilization of the GPUs (compute slices held / "
-		    "compute slices), 0 to 1; namespaces: their share.");
-		for (i = 0; i < t->nrows; i++) {
-			if (t->rows[i].gpus == 0 || t->rows[i].compute < 0)
-				continue;
-			prom_head(&b, t, &t->rows[i],
-			    "kubectl_dra_gpu_compute_ratio", NULL);
+			prom_head(&b, t, &t->rows[i], "gpu_compute_ratio",
+			    NULL);
 			prom_ratio(&b, t->rows[i].compute);
 			dra_buf_adds(&b, "\n");
 		}
 	}
-	if (places) {
-		prom_family(&b, "kubectl_dra_consumable_capacity",
+	if (!ns) {
+		prom_amounts(&b, t, "consumable_capacity", "capacity",
 		    "Consumable capacity consumed on allowMultipleAllocations "
-		    "devices, in the capacity's unit.");
-		for (i = 0; i < t->nrows; i++) {
-			r = &t->rows[i];
-			for (j = 0; j < r->nconsumable; j++) {
-				dra_buf_adds(&b,
-				    "kubectl_dra_consumable_capacity{");
-				prom_labels(&b, t, r);
-				dra_buf_adds(&b, ",capacity=\"");
-				dra_top_prom_escape(&b, r->consumable[j].name);
-				dra_buf_adds(&b, "\",state=\"consumed\"} ");
-				prom_milli(&b, r->consumable[j].used);
-				dra_buf_adds(&b, "\n");
-			}
-		}
-		prom_family(&b, "kubectl_dra_consumable_capacity_total",
+		    "devices, in the capacity's unit",
 		    "Consumable capacity of allowMultipleAllocations devices, "
-		    "in the capacity's unit.");
+		    "in the capacity's unit", 1);
+		if (t->kind == DRA_TOP_POOLS)
+			prom_sets(&b, t);
+		else
+			prom_amounts(&b, t, "counter", "counter",
+			    "Shared counters consumed by allocated devices, "
+			    "summed per counter name over the counter sets, "
+			    "memory left out, in the counter's unit",
+			    "Shared counters published, summed per counter "
+			    "name over the counter sets, memory left out, in "
+			    "the counter's unit", 0);
+	}
+	if (t->kind == DRA_TOP_CLASSES || ns) {
+		prom_family(&b, t, "claims", ns ? "ResourceClaims of the "
+		    "namespace, allocated or pending (adminAccess ones "
+		    "included)" : "ResourceClaims allocated with a request of "
+		    "the class, or pending that ask for it (adminAccess ones "
+		    "included)");
 		for (i = 0; i < t->nrows; i++) {
-			r = &t->rows[i];
-			for (j = 0; j < r->nconsumable; j++) {
-				dra_buf_adds(&b,
-				    "kubectl_dra_consumable_capacity_total{");
-				prom_labels(&b, t, r);
-				dra_buf_adds(&b, ",capacity=\"");
-				dra_top_prom_escape(&b, r->consumable[j].name);
-				dra_buf_adds(&b, "\"} ");
-				prom_milli(&b, r->consumable[j].total);
-				dra_buf_adds(&b, "\n");
-			}
-		}
-		for (j = 0; j < 2; j++) {
-			prom_family(&b, j == 0 ? "kubectl_dra_counter" :
-			    "kubectl_dra_counter_total", j == 0 ?
-			    "Shared counter consumed by allocated devices, "
-			    "per counter set, in the counter's unit." :
-			    "Shared counter published, per counter set, in "
-			    "the counter's unit.");
-			for (i = 0; i < t->ncounters; i++) {
-				c = &t->counters[i];
-				dra_buf_adds(&b, j == 0 ?
-				    "kubectl_dra_counter{driver=\"" :
-				    "kubectl_dra_counter_total{driver=\"");
-				dra_top_prom_escape(&b, c->driver);
-				dra_buf_adds(&b, "\",pool=\"");
-				dra_top_prom_escape(&b, c->pool);
-				if (c->node != NULL) {
-					dra_buf_adds(&b, "\",node=\"");
-					dra_top_prom_escape(&b, c->node);
-				}
-				dra_buf_adds(&b, "\",counter_set=\"");
-				dra_top_prom_escape(&b, c->set);
-				dra_buf_adds(&b, "\",counter=\"");
-				dra_top_prom_escape(&b, c->counter);
-				dra_buf_adds(&b, j == 0 ?
-				    "\",state=\"consumed\"} " : "\"} ");
-				prom_milli(&b, j == 0 ? c->used : c->total);
-				dra_buf_adds(&b, "\n");
-			}
-		}
-	} else {
-		prom_family(&b, "kubectl_dra_claims", t->kind ==
-		    DRA_TOP_CLASSES ? "ResourceClaims allocated with a "
-		    "request of the class, or pending that ask for it." :
-		    "ResourceClaims of the namespace, allocated or pending.");
-		for (i = 0; i < t->nrows; i++) {
-			prom_head(&b, t, &t->rows[i], "kubectl_dra_claims",
+			prom_head(&b, t, &t->rows[i], "claims",
 			    "state=\"allocated\"");
 			prom_num(&b, t->rows[i].claims);
 			dra_buf_adds(&b, "\n");
-			prom_head(&b, t, &t->rows[i], "kubectl_dra_claims",
+			prom_head(&b, t, &t->rows[i], "claims",
 			    "state=\"pending\"");
 			prom_num(&b, t->rows[i].pending);
 			dra_buf_adds(&b, "\n");

@@ -744,6 +744,7 @@ test_sort_table(void **state)
 	struct dra_err		 err;
 	enum dra_top_kind	 k;
 	unsigned char		*lv;
+	size_t			 i;
 
 	(void)state;
 	assert_int_equal(dra_top_level(79, 100), DRA_TOP_LEVEL_LOW);
@@ -773,20 +774,56 @@ test_sort_table(void **state)
 	assert_int_equal(dra_top_sort(t, "claims", &err), KUBE_E_CONFIG);
 	assert_non_null(strstr(err.msg, "unknown sort column \"claims\""));
 
+	/*
+	 * The default table: 5 columns (80 of a terminal hold them);
+	 * counters, consumable capacity and the states are -o wide's.
+	 */
 	tb = dra_top_table(t, 0, &lv);
-	assert_int_equal(tb->ncolumns, 7);
+	assert_int_equal(tb->ncolumns, 5);
 	assert_int_equal(tb->nrows, 3);
 	assert_string_equal(tb->columns[2].name, "GPU-MEMORY");
+	assert_string_equal(tb->columns[4].name, "COMPUTE");
 	assert_string_equal(tb->rows[0].cells[0], "*");
 	assert_string_equal(tb->rows[0].cells[1], "2/5 (40%)");
-	assert_string_equal(tb->rows[0].cells[2], "160Gi/320Gi (50%)");
+	assert_string_equal(tb->rows[0].cells[2], "160/320Gi (50%)");
 	assert_string_equal(tb->rows[0].cells[3], "2/4");
 	assert_string_equal(tb->rows[0].cells[4], "50%");
-	assert_string_equal(tb->rows[1].cells[2], "160Gi/240Gi (66%)");
+	assert_string_equal(tb->rows[1].cells[2], "160/240Gi (66%)");
 	assert_string_equal(tb->rows[1].cells[4], "66%");
-	assert_string_equal(tb->rows[1].cells[5], "-");
-	assert_int_equal(lv[1 * 7 + 1], DRA_TOP_LEVEL_LOW);
+	assert_int_equal(lv[1 * 5 + 1], DRA_TOP_LEVEL_LOW);
 	assert_int_equal(lv[0], DRA_TOP_LEVEL_NONE);
+	free(lv);
+	dra_table_free(tb);
+
+	/* Wide: the five states add up to the devices. */
+	tb = dra_top_table(t, 1, &lv);
+	assert_int_equal(tb->ncolumns, 12);
+	assert_string_equal(tb->columns[7].name, "ALLOCATED");
+	assert_string_equal(tb->columns[11].name, "FREE");
+	assert_string_equal(tb->rows[1].cells[0], "n1");
+	assert_string_equal(tb->rows[1].cells[7], "2");	/* allocated */
+	assert_string_equal(tb->rows[1].cells[8], "0");	/* blocked */
+	assert_string_equal(tb->rows[1].cells[9], "1");	/* tainted */
+	assert_string_equal(tb->rows[1].cells[10], "0");	/* unusable */
+	assert_string_equal(tb->rows[1].cells[11], "1");	/* free */
+	free(lv);
+	dra_table_free(tb);
+
+	/*
+	 * 951 of 1000 devices in use is above the ceiling: the cell says
+	 * 95.1%, not 95%, and its colour is red; 950 is 95%, yellow.
+	 */
+	t->rows[0].in_use = 951;
+	t->rows[0].devices = 1000;
+	t->rows[0].unusable = 0;
+	t->rows[1].in_use = 950;
+	t->rows[1].devices = 1000;
+	t->rows[1].unusable = 0;
+	tb = dra_top_table(t, 0, &lv);
+	assert_string_equal(tb->rows[1].cells[1], "951/1000 (95.1%)");
+	assert_int_equal(lv[1 * 5 + 1], DRA_TOP_LEVEL_OVER);
+	assert_string_equal(tb->rows[2].cells[1], "950/1000 (95%)");
+	assert_int_equal(lv[2 * 5 + 1], DRA_TOP_LEVEL_HIGH);
 	free(lv);
 	dra_table_free(tb);
 	dra_top_free(t);
@@ -795,12 +832,29 @@ test_sort_table(void **state)
 	kube_snapshot_free(s);
 	s = load_text(dyn_yaml);
 	t = top_of(s, DRA_TOP_NODES, NULL);
-	tb = dra_top_table(t, 0, &lv);
+	tb = dra_top_table(t, 1, &lv);
 	/* Busiest counter: memory-slice-0 1/1, then 8 more names. */
 	assert_string_equal(tb->rows[1].cells[5],
 	    "memory-slice-0 1/1 (100%) +8");
-	assert_int_equal(lv[7 + 5], DRA_TOP_LEVEL_OVER);
-	assert_string_equal(tb->rows[1].cells[2], "50Gi/80Gi (62%)");
+	assert_int_equal(lv[12 + 5], DRA_TOP_LEVEL_OVER);
+	assert_string_equal(tb->rows[1].cells[2], "50/80Gi (62%)");
+	free(lv);
+	dra_table_free(tb);
+	/*
+	 * The busiest is the highest share, not the first name: with
+	 * only memory-slice-7 used, it is named although last of the
+	 * slices.
+	 */
+	for (i = 0; i < t->rows[0].ncounters; i++) {
+		if (strncmp(t->rows[0].counters[i].name, "memory-slice-",
+		    13) == 0)
+			t->rows[0].counters[i].used =
+			    strcmp(t->rows[0].counters[i].name,
+			    "memory-slice-7") == 0 ? 1000 : 0;
+	}
+	tb = dra_top_table(t, 1, &lv);
+	assert_string_equal(tb->rows[1].cells[5],
+	    "memory-slice-7 1/1 (100%) +8");
 	free(lv);
 	dra_table_free(tb);
 	dra_top_free(t);
@@ -895,50 +949,53 @@ static void
 test_prometheus_pools(void **state)
 {
 	static const char	want[] =
-"# HELP kubectl_dra_devices DRA devices by state: allocated (held by a claim "
-"without adminAccess), else unusable, tainted, blocked (counters used up) or "
-"free; states do not overlap.\n"
-"# TYPE kubectl_dra_devices gauge\n"
-"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s1\",node=\"s1\","
-"state=\"allocated\"} 1\n"
-"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s1\",node=\"s1\","
-"state=\"free\"} 0\n"
-"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s1\",node=\"s1\","
-"state=\"blocked\"} 0\n"
-"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s1\",node=\"s1\","
-"state=\"tainted\"} 0\n"
-"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s1\",node=\"s1\","
-"state=\"unusable\"} 0\n"
-"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s2\",node=\"s2\","
-"state=\"allocated\"} 0\n"
-"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s2\",node=\"s2\","
-"state=\"free\"} 0\n"
-"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s2\",node=\"s2\","
-"state=\"blocked\"} 0\n"
-"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s2\",node=\"s2\","
-"state=\"tainted\"} 0\n"
-"kubectl_dra_devices{driver=\"gpu.example.com\",pool=\"s2\",node=\"s2\","
-"state=\"unusable\"} 1\n"
-"# HELP kubectl_dra_devices_total DRA devices published (newest generation "
-"of each pool).\n"
-"# TYPE kubectl_dra_devices_total gauge\n"
-"kubectl_dra_devices_total{driver=\"gpu.example.com\",pool=\"s1\","
-"node=\"s1\"} 1\n"
-"kubectl_dra_devices_total{driver=\"gpu.example.com\",pool=\"s2\","
-"node=\"s2\"} 1\n"
-"# HELP kubectl_dra_gpu_memory_bytes GPU memory allocated in bytes "
-"(partitionable devices through their counter set's memory counter).\n"
-"# TYPE kubectl_dra_gpu_memory_bytes gauge\n"
-"kubectl_dra_gpu_memory_bytes{driver=\"gpu.example.com\",pool=\"s1\","
-"node=\"s1\",state=\"allocated\"} 32212254720\n"
-"kubectl_dra_gpu_memory_bytes{driver=\"gpu.example.com\",pool=\"s2\","
+"# HELP kubectl_dra_pool_devices DRA devices by state, each in one: "
+"unusable (pool incomplete or invalid), else allocated (held without "
+"adminAccess), tainted, blocked (counters used up by allocated devices) or "
+"free; in use is allocated + blocked (kubectl dra top pools).\n"
+"# TYPE kubectl_dra_pool_devices gauge\n"
+"kubectl_dra_pool_devices{driver=\"gpu.example.com\",pool=\"s1\","
+"node=\"s1\",state=\"allocated\"} 1\n"
+"kubectl_dra_pool_devices{driver=\"gpu.example.com\",pool=\"s1\","
+"node=\"s1\",state=\"blocked\"} 0\n"
+"kubectl_dra_pool_devices{driver=\"gpu.example.com\",pool=\"s1\","
+"node=\"s1\",state=\"tainted\"} 0\n"
+"kubectl_dra_pool_devices{driver=\"gpu.example.com\",pool=\"s1\","
+"node=\"s1\",state=\"unusable\"} 0\n"
+"kubectl_dra_pool_devices{driver=\"gpu.example.com\",pool=\"s1\","
+"node=\"s1\",state=\"free\"} 0\n"
+"kubectl_dra_pool_devices{driver=\"gpu.example.com\",pool=\"s2\","
 "node=\"s2\",state=\"allocated\"} 0\n"
-"# HELP kubectl_dra_gpu_memory_bytes_total GPU memory in bytes.\n"
-"# TYPE kubectl_dra_gpu_memory_bytes_total gauge\n"
-"kubectl_dra_gpu_memory_bytes_total{driver=\"gpu.example.com\",pool=\"s1\","
-"node=\"s1\"} 42949672960\n"
-"kubectl_dra_gpu_memory_bytes_total{driver=\"gpu.example.com\",pool=\"s2\","
-"node=\"s2\"} 0\n";
+"kubectl_dra_pool_devices{driver=\"gpu.example.com\",pool=\"s2\","
+"node=\"s2\",state=\"blocked\"} 0\n"
+"kubectl_dra_pool_devices{driver=\"gpu.example.com\",pool=\"s2\","
+"node=\"s2\",state=\"tainted\"} 0\n"
+"kubectl_dra_pool_devices{driver=\"gpu.example.com\",pool=\"s2\","
+"node=\"s2\",state=\"unusable\"} 1\n"
+"kubectl_dra_pool_devices{driver=\"gpu.example.com\",pool=\"s2\","
+"node=\"s2\",state=\"free\"} 0\n"
+"# HELP kubectl_dra_pool_devices_total DRA devices published, the newest "
+"generation of each pool (kubectl dra top pools).\n"
+"# TYPE kubectl_dra_pool_devices_total gauge\n"
+"kubectl_dra_pool_devices_total{driver=\"gpu.example.com\",pool=\"s1\","
+"node=\"s1\"} 1\n"
+"kubectl_dra_pool_devices_total{driver=\"gpu.example.com\",pool=\"s2\","
+"node=\"s2\"} 1\n"
+"# HELP kubectl_dra_pool_gpu_memory_bytes GPU memory in bytes consumed by "
+"allocated devices (a partitionable device through its counter set's "
+"memory counter); unusable pools left out (kubectl dra top pools).\n"
+"# TYPE kubectl_dra_pool_gpu_memory_bytes gauge\n"
+"kubectl_dra_pool_gpu_memory_bytes{driver=\"gpu.example.com\",pool=\"s1\","
+"node=\"s1\",state=\"allocated\"} 32212254720\n"
+"kubectl_dra_pool_gpu_memory_bytes{driver=\"gpu.example.com\",pool=\"s2\","
+"node=\"s2\",state=\"allocated\"} 0\n"
+"# HELP kubectl_dra_pool_gpu_memory_bytes_total GPU memory in bytes; "
+"unusable pools left out (kubectl dra top pools).\n"
+"# TYPE kubectl_dra_pool_gpu_memory_bytes_total gauge\n"
+"kubectl_dra_pool_gpu_memory_bytes_total{driver=\"gpu.example.com\","
+"pool=\"s1\",node=\"s1\"} 42949672960\n"
+"kubectl_dra_pool_gpu_memory_bytes_total{driver=\"gpu.example.com\","
+"pool=\"s2\",node=\"s2\"} 0\n";
 	struct kube_snapshot	*s = load_text(shared_yaml);
 	struct dra_top		*t = top_of(s, DRA_TOP_POOLS, NULL);
 	char			*text, *p;
@@ -947,15 +1004,15 @@ test_prometheus_pools(void **state)
 	text = dra_top_prometheus(t);
 	assert_true(strncmp(text, want, strlen(want)) == 0);
 	/* The consumable capacity families, each HELP/TYPE once. */
-	p = strstr(text, "kubectl_dra_consumable_capacity{driver=\"gpu."
+	p = strstr(text, "kubectl_dra_pool_consumable_capacity{driver=\"gpu."
 	    "example.com\",pool=\"s1\",node=\"s1\",capacity=\"memory\","
 	    "state=\"consumed\"} 32212254720\n");
 	assert_non_null(p);
-	assert_non_null(strstr(text, "kubectl_dra_consumable_capacity_total{"
-	    "driver=\"gpu.example.com\",pool=\"s1\",node=\"s1\","
+	assert_non_null(strstr(text, "kubectl_dra_pool_consumable_capacity_"
+	    "total{driver=\"gpu.example.com\",pool=\"s1\",node=\"s1\","
 	    "capacity=\"memory\"} 42949672960\n"));
-	p = strstr(text, "# TYPE kubectl_dra_devices gauge");
-	assert_null(strstr(p + 1, "# TYPE kubectl_dra_devices gauge"));
+	p = strstr(text, "# TYPE kubectl_dra_pool_devices gauge");
+	assert_null(strstr(p + 1, "# TYPE kubectl_dra_pool_devices gauge"));
 	assert_int_equal(text[strlen(text) - 1], '\n');
 	free(text);
 	dra_top_free(t);
@@ -965,17 +1022,155 @@ test_prometheus_pools(void **state)
 	s = load_text(dyn_yaml);
 	t = top_of(s, DRA_TOP_NODES, NULL);
 	text = dra_top_prometheus(t);
-	assert_non_null(strstr(text, "kubectl_dra_counter{driver=\"gpu."
-	    "nvidia.com\",pool=\"m\",node=\"m\",counter_set=\"gpu-0-cs\","
+	/* Nodes: per counter name, memory left out (it is GPU memory). */
+	assert_non_null(strstr(text, "kubectl_dra_node_counter{node=\"m\","
 	    "counter=\"multiprocessors\",state=\"consumed\"} 76\n"));
-	assert_non_null(strstr(text, "kubectl_dra_counter_total{driver=\"gpu."
-	    "nvidia.com\",pool=\"m\",node=\"m\",counter_set=\"gpu-0-cs\","
-	    "counter=\"memory\"} 85899345920\n"));
+	assert_non_null(strstr(text, "kubectl_dra_node_counter_total{"
+	    "node=\"m\",counter=\"multiprocessors\"} 132\n"));
+	assert_null(strstr(text, "counter=\"memory\""));
 	assert_non_null(strstr(text,
-	    "kubectl_dra_gpu_compute_ratio{node=\"m\"} 0.5714\n"));
+	    "kubectl_dra_node_gpu_compute_ratio{node=\"m\"} 0.5714\n"));
+	free(text);
+	dra_top_free(t);
+	/* Pools: every counter of each set, memory included. */
+	t = top_of(s, DRA_TOP_POOLS, NULL);
+	text = dra_top_prometheus(t);
+	assert_non_null(strstr(text, "kubectl_dra_pool_counter_set_counter{"
+	    "driver=\"gpu.nvidia.com\",pool=\"m\",node=\"m\","
+	    "counter_set=\"gpu-0-cs\",counter=\"multiprocessors\","
+	    "state=\"consumed\"} 76\n"));
+	assert_non_null(strstr(text, "kubectl_dra_pool_counter_set_counter_"
+	    "total{driver=\"gpu.nvidia.com\",pool=\"m\",node=\"m\","
+	    "counter_set=\"gpu-0-cs\",counter=\"memory\"} 85899345920\n"));
 	free(text);
 	dra_top_free(t);
 	kube_snapshot_free(s);
+}
+
+/*
+ * The textfile collector reads one file per kind into one registry:
+ * no family (so no HELP text) and no series may come from two kinds.
+ * Every family of each kind's text is kubectl_dra_<kind>_...
+ */
+static void
+test_prometheus_kinds(void **state)
+{
+	static const char	*prefix[] = { "kubectl_dra_node_",
+				    "kubectl_dra_class_",
+				    "kubectl_dra_namespace_",
+				    "kubectl_dra_pool_" };
+	static const char	*docs[] = { whole_yaml, dyn_yaml };
+	struct kube_snapshot	*s;
+	struct dra_top		*t;
+	char			*text[4], *line, *next, *copy;
+	size_t			 d, k, n;
+
+	(void)state;
+	for (d = 0; d < 2; d++) {
+		s = load_text(docs[d]);
+		for (k = 0; k < 4; k++) {
+			t = top_of(s, (enum dra_top_kind)k, NULL);
+			text[k] = dra_top_prometheus(t);
+			dra_top_free(t);
+		}
+		for (k = 0; k < 4; k++) {
+			copy = strdup(text[k]);
+			n = 0;
+			for (line = copy; *line != '\0'; line = next) {
+				next = strchr(line, '\n');
+				assert_non_null(next);
+				*next++ = '\0';
+				if (strncmp(line, "# HELP ", 7) == 0)
+					line += 7;
+				else if (strncmp(line, "# TYPE ", 7) == 0)
+					line += 7;
+				if (strncmp(line, prefix[k],
+				    strlen(prefix[k])) != 0)
+					fail_msg("%s: %s", prefix[k], line);
+				n++;
+			}
+			assert_true(n > 10);
+			free(copy);
+		}
+		for (k = 0; k < 4; k++)
+			free(text[k]);
+		kube_snapshot_free(s);
+	}
+}
+
+/*
+ * A pool of no node (allNodes) is the "<none>" row, not a row named
+ * after the pool (the GPU map names its GPU after the pool); in
+ * Prometheus, node="".
+ */
+static void
+test_no_node(void **state)
+{
+	static const char	doc[] =
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceSlice\n"
+"metadata: {name: net}\n"
+"spec:\n"
+"  driver: gpu.example.com\n"
+"  allNodes: true\n"
+"  pool: {name: net-pool, generation: 1, resourceSliceCount: 1}\n"
+"  devices:\n"
+"  - name: gpu-0\n"
+"    attributes: {type: {string: gpu}}\n"
+"    capacity: {memory: {value: 10Gi}}\n";
+	struct kube_snapshot	*s = load_text(doc);
+	struct dra_top		*t = top_of(s, DRA_TOP_NODES, NULL);
+	char			*text;
+
+	(void)state;
+	assert_int_equal(t->nrows, 1);
+	assert_string_equal(t->rows[0].name, "<none>");
+	assert_int_equal(t->rows[0].devices, 1);
+	assert_int_equal(t->rows[0].gpus, 1);
+	text = dra_top_prometheus(t);
+	assert_non_null(strstr(text,
+	    "kubectl_dra_node_gpus_total{node=\"\"} 1\n"));
+	assert_null(strstr(text, "net-pool"));
+	free(text);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+}
+
+/*
+ * An incomplete pool's DynamicMIG GPU: every device unusable, and the
+ * GPU, its memory and its counters left out of GPUS, COMPUTE,
+ * GPU-MEMORY and COUNTERS (nothing can be allocated from it).
+ */
+static void
+test_unusable_gpus(void **state)
+{
+	struct kube_snapshot	*s;
+	struct dra_top		*t;
+	char			*doc, *p;
+
+	(void)state;
+	/* dyn_yaml with 3 slices announced, 2 published. */
+	doc = strdup(dyn_yaml);
+	while ((p = strstr(doc, "resourceSliceCount: 2")) != NULL)
+		p[20] = '3';
+	s = load_text(doc);
+	t = top_of(s, DRA_TOP_NODES, NULL);
+	assert_int_equal(t->nrows, 1);
+	assert_int_equal(t->rows[0].devices, 5);
+	assert_int_equal(t->rows[0].unusable, 5);
+	assert_int_equal(t->rows[0].allocated, 0);
+	assert_int_equal(t->rows[0].in_use, 0);
+	assert_int_equal(t->rows[0].gpus, 0);
+	assert_true(t->rows[0].compute < 0);
+	assert_int_equal(t->rows[0].mem_total, 0);
+	assert_int_equal(t->rows[0].ncounters, 0);
+	dra_top_free(t);
+	t = top_of(s, DRA_TOP_NAMESPACES, NULL);
+	assert_int_equal(t->total.gpus, 0);
+	assert_int_equal(t->total.unusable, 5);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+	free(doc);
 }
 
 /* The JSON document's shape and figures. */
@@ -1041,6 +1236,9 @@ main(void)
 		cmocka_unit_test(test_percent),
 		cmocka_unit_test(test_prom_escape),
 		cmocka_unit_test(test_prometheus_pools),
+		cmocka_unit_test(test_prometheus_kinds),
+		cmocka_unit_test(test_no_node),
+		cmocka_unit_test(test_unusable_gpus),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_case10),
 	};
