@@ -131,6 +131,7 @@ struct apply_run {
 	const char		*file;		/* plan or backup */
 	const char		*backup;	/* --yes: the backup file */
 	cJSON			*summary;	/* -o json: objects[] */
+	int			 diff_failed;	/* the diff program failed */
 };
 
 static volatile sig_atomic_t apply_signal;
@@ -390,11 +391,11 @@ static void
 run_diff(struct apply_run *r, const char *live, const char *merged)
 {
 	const char	*ext = getenv("KUBECTL_EXTERNAL_DIFF");
+	struct sigaction sa, old[3];
 	char		*words = NULL, *w, *save, *argv[34];
 	pid_t		 pid;
-	int		 n = 0, status;
+	int		 n = 0, status = 0;
 
-	(void)r;
 	if (ext != NULL && *ext != '\0') {
 		words = xstrdup(ext);
 		for (w = strtok_r(words, " \t", &save); w != NULL && n < 31;
@@ -411,6 +412,14 @@ run_diff(struct apply_run *r, const char *live, const char *merged)
 	argv[n] = NULL;
 	fflush(stdout);
 	fflush(stderr);
+	/* A signal while diff runs: caught here, the directories go. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old[0]);
+	sigaction(SIGTERM, &sa, &old[1]);
+	sigaction(SIGHUP, &sa, &old[2]);
+	apply_signal = 0;
 	pid = fork();
 	if (pid == 0) {
 		execvp(argv[0], argv);
@@ -418,13 +427,27 @@ run_diff(struct apply_run *r, const char *live, const char *merged)
 		    argv[0], strerror(errno));
 		_exit(127);
 	}
-	if (pid == -1)
-		dra_warning("cannot run %s: %s", argv[0], strerror(errno));
-	else if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-	    WEXITSTATUS(status) > 1)
-		dra_warning("%s exited with %d%s", argv[0],
-		    WEXITSTATUS(status), WEXITSTATUS(status) == 127 ?
-		    " (install diffutils, or set KUBECTL_EXTERNAL_DIFF)" : "");
+	if (pid == -1) {
+		dra_error("cannot run %s: %s", argv[0], strerror(errno));
+		r->diff_failed = 1;
+	} else {
+		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+			;
+		/* As kubectl diff: 0 and 1 are answers, more an error. */
+		if (WIFEXITED(status) && WEXITSTATUS(status) > 1) {
+			dra_error("%s exited with %d%s", argv[0],
+			    WEXITSTATUS(status), WEXITSTATUS(status) == 127 ?
+			    " (install diffutils, or set "
+			    "KUBECTL_EXTERNAL_DIFF)" : "");
+			r->diff_failed = 1;
+		} else if (WIFSIGNALED(status) || apply_signal != 0) {
+			dra_error("the diff was interrupted");
+			r->diff_failed = 1;
+		}
+	}
+	sigaction(SIGINT, &old[0], NULL);
+	sigaction(SIGTERM, &old[1], NULL);
+	sigaction(SIGHUP, &old[2], NULL);
 	free(words);
 }
 
@@ -617,6 +640,12 @@ check_stale(struct apply_run *r, const cJSON *plan)
 	kube_snapshot_free(s);
 	for (i = 0; i < st.nnotes; i++)
 		dra_warning("%s", st.notes[i]);
+	if (r->summary != NULL && st.nnotes > 0) {
+		a = cJSON_AddArrayToObject(r->summary, "warnings");
+		for (i = 0; i < st.nnotes; i++)
+			cJSON_AddItemToArray(a,
+			    cJSON_CreateString(st.notes[i]));
+	}
 	if (st.nproblems == 0) {
 		dra_apply_stale_free(&st);
 		return DRA_RET_OK;
@@ -832,6 +861,10 @@ run_apply(struct apply_run *r)
 			}
 		ret = dra_error("%zu of %zu objects cannot be applied; "
 		    "nothing was changed", nbad, items.n);
+		goto out;
+	}
+	if (r->dry && r->diff_failed) {
+		ret = DRA_RET_ERROR;
 		goto out;
 	}
 	if (r->dry) {
@@ -1332,6 +1365,10 @@ run_rollback(struct apply_run *r)
 	if (nbad > 0) {
 		ret = dra_error("%zu of %zu objects cannot be rolled back; "
 		    "nothing was changed", nbad, bk.n);
+		goto out;
+	}
+	if (r->dry && r->diff_failed) {
+		ret = DRA_RET_ERROR;
 		goto out;
 	}
 	if (r->dry) {

@@ -244,6 +244,10 @@ check_same "the cluster after the preview vs before" "$T/state0.out" "$T/state-p
 KUBECTL_EXTERNAL_DIFF="echo EXT" dra ext apply -f "$T/plan.json"
 expect_rc ext 0
 grep -Eq '^EXT /[^ ]*/LIVE-[^ ]* /[^ ]*/MERGED-' "$T/ext.out" || fail "KUBECTL_EXTERNAL_DIFF was not run: $(head -3 "$T/ext.out")"
+# A diff program that fails (above 1, as kubectl diff counts) is an error.
+KUBECTL_EXTERNAL_DIFF=/nonexistent/diff dra extbad apply -f "$T/plan.json"
+expect_rc extbad 1
+grep_in extbad err "/nonexistent/diff exited with 127"
 
 # ---- 4. the limited user -----------------------------------------------------
 KUBECONFIG=$W/limited.kubeconfig dra limited apply -f "$T/plan.json" --yes --backup "$T/limited.json"
