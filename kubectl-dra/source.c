@@ -308,9 +308,10 @@ dra_list_kind(struct kube_client *c, const struct kube_dra_info *info,
  * One pass over the lists.  Returns KUBE_OK, KUBE_E_GONE (a continue
  * token expired: the caller starts again) or another error in err.
  * A 403 is not an error: the kind's DRA_NEED_ bit goes into *denied
- * and the refusal into refused.  A namespace-limited user who asked
- * for every namespace still gets the namespace of -n, or else of the
- * kubeconfig context.
+ * and the refusal into refused[0] for a cluster-scoped kind, refused[1]
+ * for a namespaced one.  A namespace-limited user who asked for every
+ * namespace still gets the namespace of -n, or else of the kubeconfig
+ * context.
  */
 static int
 load_lists(struct kube_client *c, const struct kube_dra_info *info,
@@ -348,7 +349,7 @@ load_lists(struct kube_client *c, const struct kube_dra_info *info,
 				    NULL, &la, NULL, err);
 				if (rc == KUBE_E_FORBIDDEN) {
 					*denied |= k->need;
-					refuse(refused,
+					refuse(&refused[1],
 					    "%s in namespace \"%s\"",
 					    k->resource, pns[j]);
 					continue;
@@ -363,8 +364,8 @@ load_lists(struct kube_client *c, const struct kube_dra_info *info,
 			continue;
 		rc = dra_list_kind(c, info, k, k->need == DRA_NEED_PODS &&
 		    (needs & DRA_NEED_PODS_OWN) ? own_ns : ns, own_ns,
-		    list_item, NULL, &la, path, sizeof path, NULL, refused,
-		    err);
+		    list_item, NULL, &la, path, sizeof path, NULL,
+		    &refused[k->namespaced != 0], err);
 		if (rc == KUBE_E_FORBIDDEN) {
 			*denied |= k->need;
 			continue;
@@ -375,6 +376,25 @@ load_lists(struct kube_client *c, const struct kube_dra_info *info,
 	return KUBE_OK;
 }
 
+/*
+ * The one "Warning:" line of the refused lists: the cluster-scoped
+ * kinds (refused[0]) as such, then the namespaced ones (refused[1],
+ * each naming its namespace): "cannot list devicetaintrules,
+ * resourceslices (cluster-wide), resourceclaims in namespace \"a\"
+ * (forbidden); showing what could be read".
+ */
+static void
+warn_refused(struct dra_buf *refused)
+{
+	if (refused[0].len == 0 && refused[1].len == 0)
+		return;
+	dra_warning("cannot list %s%s%s%s (forbidden); showing what could "
+	    "be read", dra_buf_str(&refused[0]),
+	    refused[0].len > 0 ? " (cluster-wide)" : "",
+	    refused[0].len > 0 && refused[1].len > 0 ? ", " : "",
+	    dra_buf_str(&refused[1]));
+}
+
 static enum dra_ret
 load_live(struct dra_ctx *ctx, unsigned needs, const char *ns,
     struct kube_snapshot **out)
@@ -382,7 +402,7 @@ load_live(struct dra_ctx *ctx, unsigned needs, const char *ns,
 	struct kube_client	*c;
 	struct kube_dra_info	 info;
 	struct kube_snapshot	*s;
-	struct dra_buf		 refused;
+	struct dra_buf		 refused[2];
 	struct dra_err		 err;
 	const char		*own_ns;
 	unsigned		 denied = 0;
@@ -398,18 +418,20 @@ load_live(struct dra_ctx *ctx, unsigned needs, const char *ns,
 	if (kube_discover_dra(c, ctx->opts.dra_api_version, &info, &err) !=
 	    KUBE_OK)
 		return dra_error("%s", err.msg);
-	dra_buf_init(&refused, DRA_BUF_MAX_SMALL);
+	dra_buf_init(&refused[0], DRA_BUF_MAX_SMALL);
+	dra_buf_init(&refused[1], DRA_BUF_MAX_SMALL);
 	for (attempt = 0;; attempt++) {
 		s = kube_snapshot_new();
 		s->source = kube_snapshot_intern(s, kube_client_server(c));
 		s->served_version = kube_snapshot_intern(s,
 		    info.group_version);
 		s->slices_unread = !(needs & DRA_NEED_SLICES);
-		dra_buf_reset(&refused);
+		dra_buf_reset(&refused[0]);
+		dra_buf_reset(&refused[1]);
 		denied = 0;
 		own_ns = ctx->opts.namespace != NULL ? ctx->opts.namespace :
 		    kube_client_namespace(c);
-		rc = load_lists(c, &info, needs, ns, own_ns, s, &refused,
+		rc = load_lists(c, &info, needs, ns, own_ns, s, refused,
 		    &denied, &err);
 		if (rc == KUBE_E_GONE && attempt == 0) {
 			kube_snapshot_free(s);
@@ -421,13 +443,13 @@ load_live(struct dra_ctx *ctx, unsigned needs, const char *ns,
 		rc = load_what_if(ctx, s, &err);
 	if (rc != KUBE_OK) {
 		kube_snapshot_free(s);
-		dra_buf_release(&refused);
+		dra_buf_release(&refused[0]);
+		dra_buf_release(&refused[1]);
 		return dra_error("%s", err.msg);
 	}
-	if (refused.len > 0)
-		dra_warning("cannot list %s (forbidden); showing what could "
-		    "be read", dra_buf_str(&refused));
-	dra_buf_release(&refused);
+	warn_refused(refused);
+	dra_buf_release(&refused[0]);
+	dra_buf_release(&refused[1]);
 	/* Refused slices: allocations cannot be checked against them. */
 	if (denied & DRA_NEED_SLICES)
 		s->slices_unread = 1;
