@@ -541,9 +541,9 @@ cmd_doctor_exec(struct dra_ctx *ctx, struct dra_args *args)
 		    s->classes.n + s->taint_rules.n == 0) {
 			dra_doctor_report_free(r);
 			kube_snapshot_free(s);
-			return dra_error("%s: no ResourceSlice, ResourceClaim, "
-			    "ResourceClaimTemplate, DeviceClass or "
-			    "DeviceTaintRule: nothing to check (kubectl dra "
+			return dra_error("%s holds no ResourceSlice, "
+			    "ResourceClaim, ResourceClaimTemplate, DeviceClass "
+			    "or DeviceTaintRule: nothing to check (kubectl dra "
 			    "snapshot -o FILE captures a cluster)",
 			    ctx->opts.from);
 		}

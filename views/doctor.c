@@ -1730,10 +1730,10 @@ class_selectors(struct dra_doctor_report *r, const struct kube_snapshot *s,
 			    "device" : "classes that match no device");
 	}
 	if (nbad + nerr > 0)
-		dra_doctor_fix(c, "guard optional attributes in the class's "
-		    "CEL (has(), or .orValue()), or make every device publish "
-		    "them; `kubectl dra get devices -o wide` shows what "
-		    "devices publish");
+		dra_doctor_fix(c, "correct the class's CEL (the attribute "
+		    "names; guard optional attributes with has() or "
+		    ".orValue()), or make every device publish them; `kubectl "
+		    "dra get devices -o wide` shows what devices publish");
 	else
 		dra_doctor_fix(c, "check the selectors against the published "
 		    "attributes (`kubectl dra get devices -o wide`) or install "
