@@ -1877,13 +1877,14 @@ json_row(const struct dra_top *t, const struct dra_top_row *r)
 			cJSON_AddNullToObject(o, "node");
 	}
 	d = cJSON_AddObjectToObject(o, "devices");
+	cJSON_AddNumberToObject(d, "inUse", (double)r->in_use);
 	cJSON_AddNumberToObject(d, "allocated", (double)r->allocated);
 	cJSON_AddNumberToObject(d, "total", (double)r->devices);
-	if (t->kind == DRA_TOP_NODES || t->kind == DRA_TOP_POOLS) {
-		cJSON_AddNumberToObject(d, "free", (double)r->free);
+	cJSON_AddNumberToObject(d, "unusable", (double)r->unusable);
+	if (t->kind != DRA_TOP_NAMESPACES) {
 		cJSON_AddNumberToObject(d, "blocked", (double)r->blocked);
 		cJSON_AddNumberToObject(d, "tainted", (double)r->tainted);
-		cJSON_AddNumberToObject(d, "unusable", (double)r->unusable);
+		cJSON_AddNumberToObject(d, "free", (double)r->free);
 	}
 	d = cJSON_AddObjectToObject(o, "gpuMemoryBytes");
 	cJSON_AddNumberToObject(d, "allocated", (double)r->mem_used);
@@ -1898,12 +1899,13 @@ json_row(const struct dra_top *t, const struct dra_top_row *r)
 		else
 			cJSON_AddNullToObject(o, "compute");
 	}
-	if (t->kind == DRA_TOP_NODES || t->kind == DRA_TOP_POOLS) {
+	if (t->kind != DRA_TOP_NAMESPACES) {
 		cJSON_AddItemToObject(o, "counters",
 		    json_amounts(r->counters, r->ncounters));
 		cJSON_AddItemToObject(o, "consumableCapacity",
 		    json_amounts(r->consumable, r->nconsumable));
-	} else {
+	}
+	if (t->kind == DRA_TOP_CLASSES || t->kind == DRA_TOP_NAMESPACES) {
 		cJSON_AddNumberToObject(o, "claims", (double)r->claims);
 		cJSON_AddNumberToObject(o, "pendingClaims",
 		    (double)r->pending);

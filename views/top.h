@@ -244,21 +244,28 @@ int	dra_top_sort(struct dra_top *t, const char *column,
 
 /*
  * The table of t (totals row first, named "*"): nodes NODE, DEVICES,
- * GPU-MEMORY, GPUS, COMPUTE, COUNTERS, CONSUMABLE; pools DRIVER, POOL,
- * NODE, then the same; classes CLASS, DEVICES, GPU-MEMORY, CLAIMS,
- * PENDING; namespaces NAMESPACE, CLAIMS, PENDING, DEVICES, GPU-MEMORY,
- * GPUS, COMPUTE.  Cells "7/10 (70%)", memory "49.2Gi/634Gi (7%)"
- * (binary units, one decimal), COMPUTE "38%", COUNTERS and CONSUMABLE
- * the name with the highest use "memory-slice-0 1/8 (12%)" and "+N"
- * more names; "-" when there is nothing.  Percentages are rounded
- * down.  wide adds (nodes, pools) FREE, BLOCKED, TAINTED, UNUSABLE and
- * every counter and capacity instead of the busiest.
+ * GPU-MEMORY, GPUS, COMPUTE; pools DRIVER, POOL, then the same;
+ * classes CLASS, DEVICES, GPU-MEMORY, CLAIMS, PENDING; namespaces
+ * NAMESPACE, CLAIMS, PENDING, DEVICES, GPU-MEMORY, GPUS, COMPUTE.  So
+ * the example cluster's tables hold in 80 columns.  wide adds, but for
+ * namespaces, COUNTERS, CONSUMABLE, ALLOCATED, BLOCKED, TAINTED,
+ * UNUSABLE, FREE (pools: NODE after POOL, "<none>" without one).
+ *
+ * Cells: DEVICES "in use/usable (pct)", in_use / (devices - unusable)
+ * ("32/258 (12%)"); GPU-MEMORY used/total in binary units, 3 digits,
+ * the unit once when both share it ("49.2/634Gi (7%)", "616Gi/2.5Ti
+ * (24%)"); GPUS "used/total"; COMPUTE "38%"; COUNTERS and CONSUMABLE
+ * the name with the highest share used (ties: the most used, then the
+ * first name) and "+N" other names ("memory-slice-0 1/8 (12%) +13");
+ * "-" when there is nothing (no total).  Every percentage is
+ * dra_top_percent's text.
  *
  * levels, when not NULL, receives a new array (the caller frees it) of
  * nrows * ncolumns enum dra_top_level, row by row, for colouring:
- * the level of the cell's percentage (namespace rows other than the
- * totals row: NONE, a share is not a utilization).  Never NULL; free
- * the table with dra_table_free.
+ * the level of the cell's percentage, from the same dra_top_percent
+ * call as its text (namespace rows other than the totals row: NONE, a
+ * share is not a utilization).  Never NULL; free the table with
+ * dra_table_free.
  */
 struct dra_table *dra_top_table(const struct dra_top *t, int wide,
 	    unsigned char **levels);
@@ -306,35 +313,40 @@ enum dra_top_level dra_top_level(double used, double total);
  * The JSON document of `top -o json|yaml`: {"apiVersion":
  * "dra.kubectl.io/v1alpha1", "kind": "Top", "of": "nodes", "total":
  * ROW, "rows": [ROW]}, ROW {"name", ("driver", "pool", "node" for
- * pools), "devices": {"allocated", "total", and for nodes and pools
- * "free", "blocked", "tainted", "unusable"}, "gpuMemoryBytes":
- * {"allocated", "total"}, "gpus": {"used", "total"}, "compute" (0..1
- * or null), "counters": [{"name", "used", "total"}] and
- * "consumableCapacity": [{"name", "used", "total"}] (quantities as
- * strings, "50432Mi"), and for classes and namespaces "claims",
- * "pendingClaims"}.  A new tree the caller deletes.
+ * pools), "devices": {"inUse", "allocated", "total", "unusable", and
+ * except namespaces "blocked", "tainted", "free"}, "gpuMemoryBytes":
+ * {"allocated", "total"}, except classes "gpus": {"used", "total"}
+ * and "compute" (0..1 or null), except namespaces "counters":
+ * [{"name", "used", "total"}] and "consumableCapacity": [{"name",
+ * "used", "total"}] (quantities as strings, "50432Mi"), and for
+ * classes and namespaces "claims", "pendingClaims"}.  A new tree the
+ * caller deletes.
  */
 struct cJSON *dra_top_json(const struct dra_top *t);
 
 /*
  * The figures in the Prometheus text exposition format 0.0.4, every
  * family a gauge with "# HELP" and "# TYPE" once before its samples,
- * samples in row order (the totals row is left out: sum the rows);
- * the row's labels are {node}, {class}, {namespace} or {driver, pool,
- * node}:
- *   kubectl_dra_devices{..., state="allocated|free|blocked|tainted|
- *     unusable"} (nodes, pools; classes and namespaces: allocated)
- *   kubectl_dra_devices_total, kubectl_dra_gpu_memory_bytes{...,
- *     state="allocated"}, kubectl_dra_gpu_memory_bytes_total
- *   kubectl_dra_gpus{..., state="used"}, kubectl_dra_gpus_total,
- *     kubectl_dra_gpu_compute_ratio (rows with GPUs; not classes)
- *   kubectl_dra_consumable_capacity{..., capacity, state="consumed"},
- *     kubectl_dra_consumable_capacity_total (nodes, pools)
- *   kubectl_dra_counter{driver, pool, node, counter_set, counter,
- *     state="consumed"}, kubectl_dra_counter_total (nodes, pools: one
- *     per counter of each counter set)
- *   kubectl_dra_claims{..., state="allocated|pending"} (classes,
- *     namespaces)
+ * samples in row order (the totals row is left out: sum the rows).
+ * Every family is of one kind, kubectl_dra_<K>_... with K node, pool,
+ * class or namespace, so the texts of the four kinds can sit side by
+ * side in one textfile-collector directory: no family, HELP text or
+ * series is in two.  The row's labels: {node} (the "<none>" row:
+ * node=""), {class}, {namespace}, {driver, pool, node} (node "" for a
+ * pool of no single node), the same names on every sample of a family.
+ *   _devices{..., state="allocated|blocked|tainted|unusable|free"}
+ *     (namespaces: state="allocated" only), _devices_total,
+ *   _gpu_memory_bytes{..., state="allocated"}, _gpu_memory_bytes_total
+ *   _gpus{..., state="used"}, _gpus_total, _gpu_compute_ratio (not
+ *     classes; nodes and pools: rows with GPUs)
+ *   _consumable_capacity{..., capacity, state="consumed"},
+ *     _consumable_capacity_total (not namespaces)
+ *   _counter{..., counter, state="consumed"}, _counter_total (nodes,
+ *     classes: per counter name, memory left out); pools instead
+ *     _counter_set_counter{driver, pool, node, counter_set, counter,
+ *     state="consumed"}, _counter_set_counter_total (every counter of
+ *     each counter set, memory included)
+ *   _claims{..., state="allocated|pending"} (classes, namespaces)
  * Label values escaped as the format says (\\, \", \n); values plain
  * decimal numbers (bytes, counts; quantities in their unit, "0.5" for
  * 500m).  Returns a new NUL-terminated string the caller frees.
