@@ -5,11 +5,15 @@
  * namespace or pool after a totals row "*" (views/top.h computes the
  * figures; docs/TOP.md says what each column counts).
  *
- * Output: a table, its percentages coloured against the planner's 80%
- * target and 95% ceiling when stdout is a terminal (not with NO_COLOR
- * or --no-color); -o wide; -o json|yaml (the Top document); -o
- * prometheus (the text exposition format, for node_exporter's
- * textfile collector or a scrape job).
+ * Output: a table laid out as kubectl's (widths in display columns,
+ * wcwidth), its percentages coloured against the planner's 80% target
+ * and 95% ceiling when stdout is a terminal (not with NO_COLOR,
+ * --no-color or TERM=dumb); on a terminal narrower than the table the
+ * last columns are left out with a warning (never with -o wide); -o
+ * wide; -o json|yaml (the Top document); -o prometheus (the text
+ * exposition format, for node_exporter's textfile collector or a
+ * scrape job).  A user refused the cluster-scoped lists gets a message
+ * naming them, or for namespaces the claims it may read.
  */
 /* wcwidth (X/Open), for display widths. */
 #define _XOPEN_SOURCE	700
@@ -38,18 +42,24 @@
 
 static const char cmd_top_help[] =
 "Kinds: nodes (node, no; the default), classes (class, deviceclasses),\n"
-"namespaces (namespace, ns), pools (pool).  Rows: devices allocated of\n"
-"those published, GPU memory allocated (a DynamicMIG GPU through its\n"
-"counter set, counted once), GPUs in use and their compute utilization,\n"
-"the busiest shared counter and consumable capacity.  The first row, *,\n"
-"holds the totals.  Percentages are green below the 80% target, yellow\n"
-"up to the 95% ceiling, red above, on a terminal only (NO_COLOR or\n"
-"--no-color: none).  docs/TOP.md defines every column.\n"
+"namespaces (namespace, ns), pools (pool).  DEVICES: devices in use\n"
+"(allocated, or blocked: their shared counters used up by allocated\n"
+"siblings) of the usable ones (unusable pools left out); GPU-MEMORY\n"
+"allocated (a DynamicMIG GPU through its counter set, counted once);\n"
+"GPUS in use and their compute utilization.  -o wide adds the busiest\n"
+"shared counter and consumable capacity and the devices by state.  The\n"
+"first row, *, holds the totals.  Percentages are green below the 80%\n"
+"target, yellow up to the 95% ceiling, red above (95.1%, never 95%),\n"
+"on a terminal only (NO_COLOR, TERM=dumb or --no-color: none); a\n"
+"terminal narrower than the table loses its last columns, with a\n"
+"warning.  docs/TOP.md defines every column.\n"
 "\n"
 "--sort COLUMN: name, devices, gpu-memory, gpus, compute, counters,\n"
 "consumable, claims or pending; highest use first.  -l selects nodes,\n"
 "classes or pools by label; -n keeps one namespace.  -o prometheus\n"
-"prints the same figures in the Prometheus text format.\n"
+"prints the same figures in the Prometheus text format, families named\n"
+"per kind (kubectl_dra_node_..., _pool_, _class_, _namespace_), so one\n"
+"file per kind can share node_exporter's textfile directory.\n"
 "\n"
 "Examples:\n"
 "  kubectl dra top\n"
