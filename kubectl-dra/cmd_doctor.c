@@ -13,7 +13,8 @@
  * live checks are Skipped and the snapshot checks run on the file.
  *
  * Exit: 0 when every check is Ready (or Skipped), 3 otherwise, 1 when
- * the cluster or the file cannot be read at all, 2 for usage errors.
+ * the cluster or the file cannot be read at all or the file holds no
+ * DRA object, 2 for usage errors.
  */
 #include "dra.h"
 
@@ -55,7 +56,8 @@ _Static_assert(DRA_NEED_SLICES == DRA_DOCTOR_K_SLICES &&
 static const char cmd_doctor_help[] =
 "Checks the cluster's Dynamic Resource Allocation set-up and gives each\n"
 "check a verdict (Ready, Warning, Failed; Skipped for live checks with\n"
-"--from), a detail naming the objects concerned and a one-line fix:\n"
+"--from, and for checks reading a kind the file did not capture), a\n"
+"detail naming the objects concerned and a one-line fix:\n"
 "\n"
 "  server-version   the API server's version (DRA is GA from 1.34)\n"
 "  dra-api          the resource.k8s.io versions served\n"
@@ -65,18 +67,21 @@ static const char cmd_doctor_help[] =
 "  pools            incomplete or invalid resource pools\n"
 "  orphan-slices    ResourceSlices of nodes that no longer exist\n"
 "  pending-claims   claims pending longer than --pending-threshold,\n"
-"                   each with why's verdict and first reason\n"
+"                   the 50 oldest with why's verdict and reason\n"
 "  leaked-claims    allocated claims reserved for no pod\n"
-"  class-selectors  DeviceClasses whose selectors match no device\n"
+"  class-selectors  DeviceClasses whose selectors err or match nothing\n"
 "  quota-coverage   namespaces using a class without a quota for it\n"
-"  utilization      classes at or above the 95% ceiling\n"
+"  utilization      classes above the 95% ceiling (top classes)\n"
 "  taint-rules      DeviceTaintRules keeping pods off devices\n"
 "\n"
 "A list the user may not read makes the checks that need it a Warning\n"
 "(\"cannot read X: forbidden\"), never an error.  docs/DOCTOR.md\n"
 "explains every rule.\n"
 "\n"
-"Exit status: 0 every check Ready or Skipped, 3 otherwise, 1 error.\n"
+"--pending-threshold takes a Go duration (30s, 1h30m, 500ms).\n"
+"\n"
+"Exit status: 0 every check Ready or Skipped, 3 otherwise, 1 error\n"
+"(a file without any DRA object is one).\n"
 "\n"
 "Examples:\n"
 "  kubectl dra doctor\n"

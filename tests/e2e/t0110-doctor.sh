@@ -207,6 +207,14 @@ for g in DRAPrioritizedList DRADeviceTaints DRAConsumableCapacity \
 	DRAExtendedResource DRADeviceTaintRules; do
 	grep -q "$g" "$T/clean.one" || fail "clean: feature-gates does not name $g as on"
 done
+# No claim pending beyond the threshold: neither Pods nor Namespaces
+# are listed (only pending-claims needs them).
+kubectl dra doctor -v 6 >/dev/null 2>"$T/clean.v6" || true
+if grep -E 'GET [^ ]*/api/v1/(namespaces(/[^/ ]*/pods)?|pods)([? ]|$)' "$T/clean.v6"; then
+	fail "clean: doctor listed pods or namespaces with no claim pending"
+fi
+grep -q 'GET [^ ]*/resourceclaims' "$T/clean.v6" ||
+	fail "clean: the -v 6 log shows no request (format changed?): $(head -n 3 "$T/clean.v6")"
 # Dry runs store nothing.
 [ -z "$(k get resourceclaims -A -o name | grep doctor)$(k get resourceslices -o name | grep doctor)$(k get deviceclasses -o name | grep doctor)" ] ||
 	fail "the feature probes left objects behind"
@@ -234,7 +242,7 @@ k patch node dn2 --subresource=status --type=merge -p '{"status":{
 	>/dev/null || fail "node dn2 status"
 doctor s1
 expect s1 device-plugin Failed node/dn2 "nvidia.com/gpu=2 (a device plugin) while DRA driver gpu.nvidia.com publishes 2 devices"
-grep -q 'nvidia.com/gpu.deploy.device-plugin=false' "$T/s1.out" ||
+grep -q '^ *kubectl label node dn2 nvidia.com/gpu.deploy.device-plugin=false$' "$T/s1.out" ||
 	fail "s1: the fix does not say how to turn the device plugin off"
 [ "$(cat "$T/s1.rc")" = 3 ] || fail "s1: exit $(cat "$T/s1.rc"), want 3"
 tail -n 1 "$T/s1.out" | grep -q '^Not ready: 1 failed$' ||
@@ -288,6 +296,18 @@ expect s4d pending-claims Ready
 doctor s4 --pending-threshold 0s
 expect s4 pending-claims Failed resourceclaim/doc-a/c-wait "never:"
 expect s4 pending-claims Failed resourceclaim/doc-a/c-wait "no pod uses it"
+# The reason is the request's selector, and the fix says so.
+expect s4 pending-claims Failed resourceclaim/doc-a/c-wait "request selector #0 is false: device.driver == 'nobody.example.com'"
+grep -A30 '^pending-claims' "$T/s4.out" | tr '\n' ' ' | tr -s ' ' |
+	grep -q "Fix: correct the claim's request selectors" ||
+	fail "s4: the fix does not point at the request's selectors: $(grep -A30 '^pending-claims' "$T/s4.out")"
+# Pods are listed in doc-a only, where the pending claim is.
+kubectl dra doctor --pending-threshold 0s -v 6 >/dev/null 2>"$T/s4.v6" || true
+grep -q 'GET [^ ]*/api/v1/namespaces/doc-a/pods' "$T/s4.v6" ||
+	fail "s4: doctor did not list the pods of doc-a: $(grep pods "$T/s4.v6")"
+if grep -E 'GET [^ ]*/api/v1/pods' "$T/s4.v6"; then
+	fail "s4: doctor listed the pods of every namespace"
+fi
 
 # ---- 5. a leaked claim: allocated, reserved for no pod --------------------
 k apply -f - >/dev/null <<EOF || fail "stage 5"
