@@ -60,9 +60,11 @@ void	dra_kind_path(const struct dra_api_kind *k,
  * token expires).  On KUBE_OK, path (len bytes) holds the collection
  * that was read, for a watch, and *rv (when rv is not NULL) the list's
  * resourceVersion (the caller frees it).  A refusal is appended to
- * refused as "resourceslices", "resourceclaims in namespace \"a\"" or
- * "pods outside namespace \"a\"" (the last with KUBE_OK: the own
- * namespace could be read).  Returns KUBE_OK, KUBE_E_FORBIDDEN (a 403;
+ * refused as "resourceslices" (a cluster-scoped kind), "resourceclaims
+ * in namespace \"a\"" (ns given), "resourceclaims in all namespaces and
+ * in namespace \"a\"" (ns NULL, own_ns refused too) or "pods outside
+ * namespace \"a\"" (the last with KUBE_OK: the own namespace could be
+ * read).  Returns KUBE_OK, KUBE_E_FORBIDDEN (a 403;
  * nothing listed), or the errors of kube_client_list.
  */
 int	dra_list_kind(struct kube_client *c, const struct kube_dra_info *info,

@@ -295,9 +295,12 @@ dra_list_kind(struct kube_client *c, const struct kube_dra_info *info,
 		}
 	}
 	if (rc == KUBE_E_FORBIDDEN) {
-		if (k->namespaced)
+		if (k->namespaced && ns == NULL)
+			refuse(refused, "%s in all namespaces and in "
+			    "namespace \"%s\"", k->resource, own_ns);
+		else if (k->namespaced)
 			refuse(refused, "%s in namespace \"%s\"",
-			    k->resource, ns != NULL ? ns : own_ns);
+			    k->resource, ns);
 		else
 			refuse(refused, "%s%s", k->resource, "");
 	}
@@ -380,15 +383,15 @@ load_lists(struct kube_client *c, const struct kube_dra_info *info,
  * The one "Warning:" line of the refused lists: the cluster-scoped
  * kinds (refused[0]) as such, then the namespaced ones (refused[1],
  * each naming its namespace): "cannot list devicetaintrules,
- * resourceslices (cluster-wide), resourceclaims in namespace \"a\"
- * (forbidden); showing what could be read".
+ * resourceslices (cluster-wide), resourceclaims in namespace \"a\":
+ * forbidden; showing what could be read".
  */
 static void
 warn_refused(struct dra_buf *refused)
 {
 	if (refused[0].len == 0 && refused[1].len == 0)
 		return;
-	dra_warning("cannot list %s%s%s%s (forbidden); showing what could "
+	dra_warning("cannot list %s%s%s%s: forbidden; showing what could "
 	    "be read", dra_buf_str(&refused[0]),
 	    refused[0].len > 0 ? " (cluster-wide)" : "",
 	    refused[0].len > 0 && refused[1].len > 0 ? ", " : "",
