@@ -470,6 +470,163 @@ test_counters_block(void **state)
 	kube_snapshot_free(s);
 }
 
+/*
+ * Quantities beyond int64 thousandths decode (saturated, their text
+ * kept, white space trimmed as Quantity.UnmarshalJSON trims), and the
+ * sums the joins make of them saturate instead of overflowing: nine
+ * claims each consuming 16Pi of one shared device, one claim taking
+ * 16Pi of a 1Ei counter set.
+ */
+static void
+test_big_quantities(void **state)
+{
+	static const char *doc =
+	    "apiVersion: v1\nkind: List\nitems:\n"
+	    "- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n"
+	    "  metadata: {name: counters}\n"
+	    "  spec:\n    driver: d\n    nodeName: n\n"
+	    "    pool: {name: n, generation: 1, resourceSliceCount: 2}\n"
+	    "    sharedCounters:\n    - name: fabric\n"
+	    "      counters: {memory: {value: 1Ei}}\n"
+	    "- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n"
+	    "  metadata: {name: devices}\n"
+	    "  spec:\n    driver: d\n    nodeName: n\n"
+	    "    pool: {name: n, generation: 1, resourceSliceCount: 2}\n"
+	    "    devices:\n"
+	    "    - name: big\n      capacity:\n"
+	    "        memory: {value: 16Pi}\n"
+	    "        bandwidth: {value: 1E}\n"
+	    "        lanes: {value: \" 9e18 \"}\n"
+	    "        plain: {value: 18014398509481984000}\n"
+	    "        small: {value: \" 40Gi\"}\n"
+	    "    - name: part-0\n      consumesCounters:\n"
+	    "      - counterSet: fabric\n"
+	    "        counters: {memory: {value: 16Pi}}\n"
+	    "    - name: shared\n      allowMultipleAllocations: true\n"
+	    "      capacity: {mem: {value: 16Pi}}\n"
+	    "- apiVersion: resource.k8s.io/v1\n  kind: ResourceClaim\n"
+	    "  metadata: {name: c, namespace: ns}\n"
+	    "  spec: {devices: {requests: [{name: r, exactly: "
+	    "{deviceClassName: x}}]}}\n"
+	    "  status: {allocation: {devices: {results: [{request: r, "
+	    "driver: d, pool: n, device: part-0}]}}}\n"
+	    "- apiVersion: resource.k8s.io/v1\n  kind: ResourceClaim\n"
+	    "  metadata: {name: s0, namespace: ns}\n"
+	    "  spec: {devices: {requests: [{name: r, exactly: "
+	    "{deviceClassName: x}}]}}\n"
+	    "  status: {allocation: {devices: {results: [{request: r, "
+	    "driver: d, pool: n, device: shared, shareID: s0, "
+	    "consumedCapacity: {mem: 16Pi}}]}}}\n"
+	    "- apiVersion: resource.k8s.io/v1\n  kind: ResourceClaim\n"
+	    "  metadata: {name: s1, namespace: ns}\n"
+	    "  spec: {devices: {requests: [{name: r, exactly: "
+	    "{deviceClassName: x}}]}}\n"
+	    "  status: {allocation: {devices: {results: [{request: r, "
+	    "driver: d, pool: n, device: shared, shareID: s1, "
+	    "consumedCapacity: {mem: 16Pi}}]}}}\n"
+	    "- apiVersion: resource.k8s.io/v1\n  kind: ResourceClaim\n"
+	    "  metadata: {name: s2, namespace: ns}\n"
+	    "  spec: {devices: {requests: [{name: r, exactly: "
+	    "{deviceClassName: x}}]}}\n"
+	    "  status: {allocation: {devices: {results: [{request: r, "
+	    "driver: d, pool: n, device: shared, shareID: s2, "
+	    "consumedCapacity: {mem: 16Pi}}]}}}\n"
+	    "- apiVersion: resource.k8s.io/v1\n  kind: ResourceClaim\n"
+	    "  metadata: {name: s3, namespace: ns}\n"
+	    "  spec: {devices: {requests: [{name: r, exactly: "
+	    "{deviceClassName: x}}]}}\n"
+	    "  status: {allocation: {devices: {results: [{request: r, "
+	    "driver: d, pool: n, device: shared, shareID: s3, "
+	    "consumedCapacity: {mem: 16Pi}}]}}}\n"
+	    "- apiVersion: resource.k8s.io/v1\n  kind: ResourceClaim\n"
+	    "  metadata: {name: s4, namespace: ns}\n"
+	    "  spec: {devices: {requests: [{name: r, exactly: "
+	    "{deviceClassName: x}}]}}\n"
+	    "  status: {allocation: {devices: {results: [{request: r, "
+	    "driver: d, pool: n, device: shared, shareID: s4, "
+	    "consumedCapacity: {mem: 16Pi}}]}}}\n"
+	    "- apiVersion: resource.k8s.io/v1\n  kind: ResourceClaim\n"
+	    "  metadata: {name: s5, namespace: ns}\n"
+	    "  spec: {devices: {requests: [{name: r, exactly: "
+	    "{deviceClassName: x}}]}}\n"
+	    "  status: {allocation: {devices: {results: [{request: r, "
+	    "driver: d, pool: n, device: shared, shareID: s5, "
+	    "consumedCapacity: {mem: 16Pi}}]}}}\n"
+	    "- apiVersion: resource.k8s.io/v1\n  kind: ResourceClaim\n"
+	    "  metadata: {name: s6, namespace: ns}\n"
+	    "  spec: {devices: {requests: [{name: r, exactly: "
+	    "{deviceClassName: x}}]}}\n"
+	    "  status: {allocation: {devices: {results: [{request: r, "
+	    "driver: d, pool: n, device: shared, shareID: s6, "
+	    "consumedCapacity: {mem: 16Pi}}]}}}\n"
+	    "- apiVersion: resource.k8s.io/v1\n  kind: ResourceClaim\n"
+	    "  metadata: {name: s7, namespace: ns}\n"
+	    "  spec: {devices: {requests: [{name: r, exactly: "
+	    "{deviceClassName: x}}]}}\n"
+	    "  status: {allocation: {devices: {results: [{request: r, "
+	    "driver: d, pool: n, device: shared, shareID: s7, "
+	    "consumedCapacity: {mem: 16Pi}}]}}}\n"
+	    "- apiVersion: resource.k8s.io/v1\n  kind: ResourceClaim\n"
+	    "  metadata: {name: s8, namespace: ns}\n"
+	    "  spec: {devices: {requests: [{name: r, exactly: "
+	    "{deviceClassName: x}}]}}\n"
+	    "  status: {allocation: {devices: {results: [{request: r, "
+	    "driver: d, pool: n, device: shared, shareID: s8, "
+	    "consumedCapacity: {mem: 16Pi}}]}}}\n"
+	    ;
+	static const struct {
+		const char	*name;
+		const char	*text;
+		int		 saturated;
+	} want[] = {
+		{ "memory", "16Pi", 1 },
+		{ "bandwidth", "1E", 1 },
+		{ "lanes", "9e18", 1 },
+		{ "plain", "18014398509481984000", 1 },
+		{ "small", "40Gi", 0 },
+	};
+	struct kube_snapshot	*s;
+	struct kube_device	*big, *part, *shared;
+	size_t			 i;
+	char			 buf[64];
+
+	(void)state;
+	s = load(doc);
+	big = kube_snapshot_device(s, "d", "n", "big");
+	part = kube_snapshot_device(s, "d", "n", "part-0");
+	shared = kube_snapshot_device(s, "d", "n", "shared");
+	assert_non_null(big);
+	assert_non_null(part);
+	assert_non_null(shared);
+	assert_int_equal(big->ncapacity, 5);
+	for (i = 0; i < big->ncapacity; i++) {
+		assert_string_equal(big->capacity[i].id, want[i].name);
+		assert_string_equal(big->capacity[i].value.text,
+		    want[i].text);
+		if (kube_quantity_saturated(&big->capacity[i].value) !=
+		    want[i].saturated)
+			fail_msg("%s: saturated %d", want[i].name,
+			    !want[i].saturated);
+	}
+	assert_true(big->capacity[0].value.milli ==
+	    KUBE_QUANTITY_MILLI_SAT);
+	assert_true(big->capacity[4].value.milli ==
+	    INT64_C(42949672960000));
+	assert_string_equal(kube_quantity_format(big->capacity[0].value.milli,
+	    buf, sizeof buf), ">1Pi");
+
+	/* One claim took 16Pi of the 1Ei set: the bound, not the value. */
+	assert_true(part->state & KUBE_DEV_ALLOCATED);
+	assert_true(part->consumes[0].set->consumed[0] ==
+	    KUBE_QUANTITY_MILLI_SAT);
+
+	/* Nine times 16Pi saturates the sum; int64 never overflows. */
+	assert_int_equal(shared->nallocs, 9);
+	assert_non_null(shared->capacity_used);
+	assert_true(shared->capacity_used[0] == KUBE_QUANTITY_SUM_MAX);
+	kube_snapshot_free(s);
+}
+
 static void
 test_taints_and_rules(void **state)
 {
@@ -820,6 +977,7 @@ main(void)
 		cmocka_unit_test(test_case25_claims_joined),
 		cmocka_unit_test(test_pool_rules),
 		cmocka_unit_test(test_counters_block),
+		cmocka_unit_test(test_big_quantities),
 		cmocka_unit_test(test_taints_and_rules),
 		cmocka_unit_test(test_unknown_enums_shown),
 		cmocka_unit_test(test_bad_input),
