@@ -20,6 +20,7 @@
 #include "plan.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,13 @@ static int	 str_cmp(const void *, const void *);
 static const char *mode_name(enum plan_mig_mode);
 static const struct plan_gpu *inv_gpu(const struct plan_inventory *,
 		    const char *, const char *);
+static int	 class_maps(const cJSON *, const struct kube_snapshot *,
+		    const char *, const char *);
+static int	 quota_used(const cJSON *, const struct kube_snapshot *,
+		    const struct plan_inventory *, const char *, const char *,
+		    int64_t *);
+static void	 quota_stale(const cJSON *, const struct kube_snapshot *,
+		    const struct plan_inventory *, struct dra_apply_stale *);
 static const cJSON *managed_fields(const cJSON *);
 static cJSON	*owner_body(const cJSON *, cJSON *);
 static cJSON	*label_set(cJSON *, int);
@@ -723,6 +731,123 @@ inv_gpu(const struct plan_inventory *inv, const char *node, const char *name)
 	return NULL;
 }
 
+/*
+ * Whether DeviceClass cls maps the extended resource ext: in the plan
+ * (its DeviceClass manifests, which apply creates) or in s.
+ */
+static int
+class_maps(const cJSON *manifests, const struct kube_snapshot *s,
+    const char *cls, const char *ext)
+{
+	const cJSON	*m;
+	const char	*e;
+	size_t		 i;
+
+	cJSON_ArrayForEach(m, manifests) {
+		if (!same_str(str_of(m, "kind"), "DeviceClass") ||
+		    !same_str(meta_str(m, "name"), cls))
+			continue;
+		e = str_of(cJSON_GetObjectItemCaseSensitive(m, "spec"),
+		    "extendedResourceName");
+		return e != NULL && strcmp(e, ext) == 0;
+	}
+	for (i = 0; i < s->classes.n; i++)
+		if (same_str(s->classes.v[i]->meta.name, cls))
+			return same_str(s->classes.v[i]->
+			    extended_resource_name, ext);
+	return 0;
+}
+
+/*
+ * What the claims of namespace ns charge to quota key key, as the
+ * ResourceQuota evaluator counts them (inv->usage, read_usage() of
+ * planner/inventory.c): count/resourceclaims.resource.k8s.io the
+ * claims, <class>.deviceclass.resource.k8s.io/devices and
+ * requests.deviceclass.resource.kubernetes.io/<class> the devices
+ * requested of the class, requests.<ext> those of every class mapping
+ * ext.  Returns 0 for a key it does not count (Pods' own extended
+ * resource requests are not read).
+ */
+static int
+quota_used(const cJSON *manifests, const struct kube_snapshot *s,
+    const struct plan_inventory *inv, const char *ns, const char *key,
+    int64_t *used)
+{
+	static const char	 dev_sfx[] = ".deviceclass.resource.k8s.io/"
+				    "devices";
+	static const char	 ext_pfx[] = "requests.deviceclass.resource."
+				    "kubernetes.io/";
+	const struct plan_usage	*u;
+	size_t			 i, kl = strlen(key), sl = strlen(dev_sfx);
+	int			 claims, dev, ext, req, match;
+
+	claims = strcmp(key, "count/resourceclaims.resource.k8s.io") == 0;
+	dev = kl > sl && strcmp(key + kl - sl, dev_sfx) == 0;
+	ext = strncmp(key, ext_pfx, strlen(ext_pfx)) == 0;
+	req = !ext && strncmp(key, "requests.", 9) == 0;
+	if (!claims && !dev && !ext && !req)
+		return 0;
+	*used = 0;
+	for (i = 0; i < inv->nusage; i++) {
+		u = &inv->usage[i];
+		if (strcmp(u->namespace, ns) != 0 ||
+		    (u->device_class == NULL) != claims)
+			continue;
+		if (claims)
+			match = 1;
+		else if (dev)
+			match = strlen(u->device_class) == kl - sl &&
+			    strncmp(u->device_class, key, kl - sl) == 0;
+		else if (ext)
+			match = strcmp(u->device_class, key +
+			    strlen(ext_pfx)) == 0;
+		else
+			match = class_maps(manifests, s, u->device_class,
+			    key + 9);
+		if (match)
+			*used += u->count;
+	}
+	return 1;
+}
+
+/*
+ * Each ResourceQuota of the plan whose hard value a key is already
+ * beyond, by what the namespace's claims charge now: a problem (the
+ * quota would refuse every new claim of the namespace from its birth).
+ */
+static void
+quota_stale(const cJSON *plan, const struct kube_snapshot *s,
+    const struct plan_inventory *inv, struct dra_apply_stale *out)
+{
+	const cJSON		*manifests, *m, *h;
+	const char		*ns;
+	struct kube_quantity	 q;
+	int64_t			 used;
+
+	manifests = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(plan, "status"), "manifests");
+	cJSON_ArrayForEach(m, manifests) {
+		if (!same_str(str_of(m, "kind"), "ResourceQuota") ||
+		    (ns = meta_str(m, "namespace")) == NULL)
+			continue;
+		cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(m, "spec"), "hard")) {
+			if (!cJSON_IsString(h) || kube_quantity_parse(
+			    h->valuestring, &q, NULL) != KUBE_OK ||
+			    !quota_used(manifests, s, inv, ns, h->string,
+			    &used) || used > INT64_MAX / 1000 ||
+			    used * 1000 <= q.milli)
+				continue;
+			list_add(&out->problems, &out->nproblems, xasprintf(
+			    "quota %s in %s: %s: %lld used, the plan's hard "
+			    "is %s: the namespace's claims already exceed it",
+			    meta_str(m, "name") != NULL ? meta_str(m, "name") :
+			    "", ns, h->string, (long long)used,
+			    h->valuestring));
+		}
+	}
+}
+
 int
 dra_apply_stale(const cJSON *plan, const struct kube_snapshot *s,
     struct dra_apply_stale *out, struct dra_err *err)
@@ -870,6 +995,7 @@ dra_apply_stale(const cJSON *plan, const struct kube_snapshot *s,
 			}
 		}
 	}
+	quota_stale(plan, s, inv, out);
 	rc = KUBE_OK;
 out:
 	for (i = 0; i < nkept; i++)

@@ -185,7 +185,18 @@ struct dra_apply_stale {
  *    moved name, anywhere in the layout ("gpu-node-1/gpu-3: claim
  *    team-x/train-0 now holds gpu-3 (allocated after the plan was
  *    made); the plan changes its partitioning");
- *  - such a claim on a GPU the plan does not repartition is a note.
+ *  - such a claim on a GPU the plan does not repartition is a note;
+ *  - no ResourceQuota of the plan has a hard value its namespace's
+ *    claims already exceed ("quota dra-plan in team-c: count/
+ *    resourceclaims.resource.k8s.io: 6 used, the plan's hard is 5: the
+ *    namespace's claims already exceed it"; reaching it is fine).  The
+ *    claims are charged as the ResourceQuota evaluator charges them
+ *    (the inventory's usage: count/resourceclaims, <class>.deviceclass.
+ *    resource.k8s.io/devices, requests.deviceclass.resource.
+ *    kubernetes.io/<class>, and requests.<ext> for the classes of the
+ *    plan or of s mapping ext), so USED is what `kubectl dra get
+ *    quotas` shows once the quota exists; Pods' own extended resource
+ *    requests are not counted.
  * GPUs come from plan_inventory_from_snapshot() (planner/inventory.h),
  * so a GPU and its holders are what `plan` would see now.
  * Returns KUBE_OK, or the errors of pv_read() (KUBE_E_PARSE) and of

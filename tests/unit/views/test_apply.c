@@ -83,6 +83,33 @@ add_running(struct plan_inventory *inv, size_t i, const char *profile,
 }
 
 /*
+ * The quota charges of inv's running claims, as `plan` reads them from
+ * a cluster: from the snapshot of inv, read back.
+ */
+static void
+fx_usage(struct plan_inventory *inv)
+{
+	struct kube_snapshot	*s;
+	struct plan_inventory	*back;
+	struct plan_warnings	 warn;
+	struct dra_err		 err;
+
+	if (plan_inventory_snapshot(inv, &s, &err) != KUBE_OK)
+		fail_msg("snapshot: %s", err.msg);
+	memset(&warn, 0, sizeof warn);
+	if (plan_inventory_from_snapshot(s, &back, &warn, &err) != KUBE_OK)
+		fail_msg("inventory: %s", err.msg);
+	plan_warnings_free(&warn);
+	assert_true(back->nusage > 0);
+	inv->usage = back->usage;
+	inv->nusage = back->nusage;
+	back->usage = NULL;
+	back->nusage = 0;
+	plan_inventory_free(back);
+	kube_snapshot_free(s);
+}
+
+/*
  * A plan of demand_text on fleet; static_mig as `plan --mig static`
  * (GPUs without running claims become whole GPUs mig-parted may cut).
  * keep: a running claim team-a/kept on GPU 0 (3g.40gb at 0) first.
@@ -100,8 +127,10 @@ fx_plan(struct fx *f, const char *fleet, int static_mig, int keep)
 	if (plan_demand_parse("demand.yaml", demand_text,
 	    strlen(demand_text), &f->d, &err) != KUBE_OK)
 		fail_msg("demand: %s", err.msg);
-	if (keep)
+	if (keep) {
 		add_running(f->inv, 0, "3g.40gb", 0, "team-a", "kept");
+		fx_usage(f->inv);
+	}
 	if (static_mig)
 		for (i = 0; i < f->inv->ngpus; i++)
 			if (f->inv->gpus[i].nrunning == 0)
@@ -774,6 +803,96 @@ test_stale(void **state)
 	fx_free(&f);
 }
 
+/* The quota of namespace ns in plan doc. */
+static cJSON *
+quota_of(cJSON *doc, const char *ns)
+{
+	cJSON	*m;
+
+	cJSON_ArrayForEach(m, at(doc, "status.manifests"))
+		if (strcmp(str_at(m, "kind"), "ResourceQuota") == 0 &&
+		    strcmp(str_at(m, "metadata.namespace"), ns) == 0)
+			return m;
+	fail_msg("no quota of %s in the plan", ns);
+	return NULL;
+}
+
+/*
+ * A quota the plan applies that the namespace's claims already exceed
+ * (charged as the ResourceQuota evaluator charges them) is a problem;
+ * reaching it exactly is not.
+ */
+static void
+test_stale_quota(void **state)
+{
+	struct fx		 f;
+	struct kube_snapshot	*s;
+	struct dra_apply_stale	 st;
+	struct dra_err		 err;
+	cJSON			*doc, *hard, *h;
+	char			 key[256], want[512];
+	size_t			 i;
+	int			 ndev = 0;
+
+	(void)state;
+	fx_plan(&f, "2xH100-80GB/1", 0, 1);
+	doc = cJSON_Duplicate(f.doc, 1);
+	hard = at(quota_of(doc, "team-a"), "spec.hard");
+	/* team-a/kept is one claim of one 3g.40gb device: at the limit. */
+	cJSON_ReplaceItemInObjectCaseSensitive(hard,
+	    "count/resourceclaims.resource.k8s.io", cJSON_CreateString("1"));
+	/* The class its spec names (the evaluator charges that one). */
+	for (i = 0; i < f.inv->nusage; i++)
+		if (f.inv->usage[i].device_class != NULL) {
+			snprintf(key, sizeof key, "%s.deviceclass.resource."
+			    "k8s.io/devices", f.inv->usage[i].device_class);
+			ndev++;
+		}
+	assert_int_equal(ndev, 1);
+	h = cJSON_GetObjectItemCaseSensitive(hard, key);
+	assert_non_null(h);
+	assert_string_equal(h->valuestring, "1");
+	s = fx_cluster(&f);
+	assert_int_equal(dra_apply_stale(doc, s, &st, &err), KUBE_OK);
+	assert_int_equal(st.nproblems, 0);
+	dra_apply_stale_free(&st);
+	kube_snapshot_free(s);
+
+	/* One more claim of team-a since the plan: 2 claims of 1. */
+	add_running(f.inv, 1, "3g.40gb", 0, "team-a", "late");
+	s = fx_cluster(&f);
+	assert_int_equal(dra_apply_stale(doc, s, &st, &err), KUBE_OK);
+	assert_int_equal(st.nproblems, 2);
+	assert_true(has(st.problems, st.nproblems, "quota dra-plan in "
+	    "team-a: count/resourceclaims.resource.k8s.io: 2 used, the "
+	    "plan's hard is 1: the namespace's claims already exceed it"));
+	snprintf(want, sizeof want, "quota dra-plan in team-a: %s: 2 used, "
+	    "the plan's hard is 1: the namespace's claims already exceed it",
+	    key);
+	assert_true(has(st.problems, st.nproblems, want));
+	/*
+	 * The plan as made: its hard counted team-a/kept's device of the
+	 * class, and grants new claims only in the plan's own classes; the
+	 * late claim is beyond it.
+	 */
+	dra_apply_stale_free(&st);
+	assert_int_equal(dra_apply_stale(f.doc, s, &st, &err), KUBE_OK);
+	assert_int_equal(st.nproblems, 1);
+	assert_string_equal(st.problems[0], want);
+	dra_apply_stale_free(&st);
+	/* Another namespace's claims count nothing against team-b's. */
+	hard = at(quota_of(doc, "team-b"), "spec.hard");
+	cJSON_ReplaceItemInObjectCaseSensitive(hard,
+	    "count/resourceclaims.resource.k8s.io", cJSON_CreateString("0"));
+	assert_int_equal(dra_apply_stale(doc, s, &st, &err), KUBE_OK);
+	assert_int_equal(st.nproblems, 2);
+	assert_false(has(st.problems, st.nproblems, "team-b"));
+	dra_apply_stale_free(&st);
+	kube_snapshot_free(s);
+	cJSON_Delete(doc);
+	fx_free(&f);
+}
+
 /* What a rollback does to each object. */
 static void
 test_rollback(void **state)
@@ -1025,6 +1144,7 @@ main(void)
 		cmocka_unit_test(test_normalize),
 		cmocka_unit_test(test_backup),
 		cmocka_unit_test(test_stale),
+		cmocka_unit_test(test_stale_quota),
 		cmocka_unit_test(test_rollback),
 		cmocka_unit_test(test_owners),
 	};
