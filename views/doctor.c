@@ -86,6 +86,9 @@ static int64_t	qty_value(const char *);
 static void	device_plugin(struct dra_doctor_report *,
 		    const struct kube_snapshot *,
 		    const struct dra_doctor_opts *, const struct match *);
+static void	pending_claims(struct dra_doctor_report *,
+		    const struct kube_snapshot *,
+		    const struct dra_doctor_opts *, const struct match *);
 static void	class_selectors(struct dra_doctor_report *,
 		    const struct kube_snapshot *,
 		    const struct dra_doctor_opts *, const struct match *);
@@ -1426,9 +1429,109 @@ code_fix(const char *code)
 	return NULL;
 }
 
+/*
+ * Whether no published device can ever serve request dr: its class
+ * does not exist, or no device matches both the class's selectors and
+ * the request's.  Returns 1 with why (len bytes) saying which, 0 when
+ * a device matches or it cannot tell (a CEL error, an unsupported
+ * construct): never claims are only ever proved, not guessed.
+ */
+static int
+request_never(const struct match *mt, const struct kube_device_request *dr,
+    char *why, size_t len)
+{
+	struct dra_cel	**progs;
+	struct dra_err	  err;
+	size_t		  i, j, k, n = 0;
+	int		  rc = DRA_CEL_TRUE, found = 0, tell = 1;
+
+	if (dr->class_name == NULL)
+		return 0;
+	for (i = 0; i < mt->ncls; i++)
+		if (strcmp(mt->cls[i].cls->meta.name, dr->class_name) == 0)
+			break;
+	if (i == mt->ncls) {
+		snprintf(why, len, "DeviceClass %s does not exist",
+		    dr->class_name);
+		return 1;
+	}
+	if (mt->cls[i].compile_err != NULL || mt->cls[i].unsupported != NULL)
+		return 0;
+	progs = xcalloc(dr->nselectors + 1, sizeof *progs);
+	for (j = 0; j < dr->nselectors && tell; j++) {
+		dra_err_clear(&err);
+		if (dra_cel_compile(dr->selectors[j], &progs[n], &err) !=
+		    KUBE_OK || dra_cel_unsupported(progs[n], NULL))
+			tell = 0;
+		if (progs[n] != NULL)
+			n++;
+	}
+	for (k = 0; k < mt->ndev && tell && !found; k++) {
+		if (!match_has(mt, i, k))
+			continue;
+		for (j = 0, rc = DRA_CEL_TRUE; j < n && rc == DRA_CEL_TRUE;
+		    j++) {
+			dra_err_clear(&err);
+			rc = dra_cel_eval(progs[j], mt->dev[k], &err);
+		}
+		if (rc == DRA_CEL_ERROR)
+			tell = 0;
+		else if (rc == DRA_CEL_TRUE)
+			found = 1;
+	}
+	for (j = 0; j < n; j++)
+		dra_cel_free(progs[j]);
+	free(progs);
+	if (!tell || found)
+		return 0;
+	snprintf(why, len, "no published device matches class %s%s",
+	    dr->class_name, dr->nselectors > 0 ? " and the request's "
+	    "selectors" : "");
+	return 1;
+}
+
+/*
+ * The cheap test for claims beyond DRA_DOCTOR_WHY_MAX: 1 when a request
+ * of cl can never be served (request_never; a firstAvailable request
+ * when none of its subrequests can), with why.
+ */
+static int
+claim_never(const struct match *mt, const struct kube_claim *cl, char *why,
+    size_t len)
+{
+	const struct kube_request	*rq;
+	size_t				 i, j;
+
+	for (i = 0; i < cl->spec.nrequests; i++) {
+		rq = &cl->spec.requests[i];
+		if (rq->exactly != NULL) {
+			if (request_never(mt, rq->exactly, why, len))
+				return 1;
+			continue;
+		}
+		for (j = 0; j < rq->nfirst_available; j++)
+			if (!request_never(mt, &rq->first_available[j], why,
+			    len))
+				break;
+		if (rq->nfirst_available > 0 && j == rq->nfirst_available)
+			return 1;
+	}
+	return 0;
+}
+
 void
 dra_doctor_pending_claims(struct dra_doctor_report *r,
     const struct kube_snapshot *s, const struct dra_doctor_opts *o)
+{
+	if (o == NULL)
+		o = &no_opts;
+	pending_claims(r, s, o, NULL);
+}
+
+/* mt: the classes over the devices, or NULL (built when needed). */
+static void
+pending_claims(struct dra_doctor_report *r, const struct kube_snapshot *s,
+    const struct dra_doctor_opts *o, const struct match *mt)
 {
 	struct dra_doctor_check		*c;
 	const struct kube_claim		*cl;
@@ -1439,14 +1542,13 @@ dra_doctor_pending_claims(struct dra_doctor_report *r,
 	struct pend			*pv;
 	struct dra_err			 err;
 	struct dra_buf			 b, fix;
+	struct match			*own = NULL;
 	const char			*fx, *seen[16];
-	char				 age[32], thr[32], *obj;
+	char				 age[32], thr[32], *obj, never[256];
 	size_t				 i, j, n = 0, nhard = 0, nseen = 0;
 	int64_t				 a;
 	int				 pods = 1;
 
-	if (o == NULL)
-		o = &no_opts;
 	if (gate_check(r, "pending-claims", o, DRA_DOCTOR_K_CLAIMS |
 	    DRA_DOCTOR_K_SLICES | DRA_DOCTOR_K_CLASSES))
 		return;
@@ -1479,6 +1581,12 @@ dra_doctor_pending_claims(struct dra_doctor_report *r,
 		if (pods && cl->npods == 0)
 			dra_buf_adds(&b, ", no pod uses it");
 		if (i >= DRA_DOCTOR_WHY_MAX) {
+			if (mt == NULL)
+				mt = own = match_build(s);
+			if (claim_never(mt, cl, never, sizeof never)) {
+				pv[i].hard = 1;
+				dra_buf_addf(&b, "; never: %s", never);
+			}
 			dra_buf_addf(&b, "; not explained (only the %d "
 			    "oldest pending claims are): `kubectl dra why "
 			    "claim/%s -n %s`", DRA_DOCTOR_WHY_MAX,
@@ -1569,6 +1677,7 @@ dra_doctor_pending_claims(struct dra_doctor_report *r,
 	for (i = 0; i < n; i++)
 		free(pv[i].text);
 	free(pv);
+	match_free(own);
 }
 
 /* ---- leaked claims --------------------------------------------------- */
@@ -2108,7 +2217,7 @@ dra_doctor_snapshot(struct dra_doctor_report *r,
 	device_plugin(r, s, o, mt);
 	dra_doctor_pools(r, s, o);
 	dra_doctor_orphan_slices(r, s, o);
-	dra_doctor_pending_claims(r, s, o);
+	pending_claims(r, s, o, mt);
 	dra_doctor_leaked_claims(r, s, o);
 	class_selectors(r, s, o, mt);
 	dra_doctor_quota_coverage(r, s, o);

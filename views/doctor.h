@@ -298,9 +298,11 @@ void	dra_doctor_features(struct dra_doctor_report *r,
  * its most telling reason (one about the claim, such as its request
  * selectors, before one that says only that the class matches nothing
  * on some node; a selector reason with the selector); the others name
- * the `kubectl dra why` command.  Failed when an explained claim can
- * never be allocated or is blocked (dra_why NEVER, BLOCKED), else
- * Warning; such claims come first in the findings.  The fix says what
+ * the `kubectl dra why` command, after a cheap test that proves
+ * never: a request whose class is missing or that no published device
+ * matches (class and request selectors).  Failed when a claim can
+ * never be allocated or is blocked (dra_why NEVER, BLOCKED, or the
+ * cheap test), else Warning; such claims come first in the findings.  The fix says what
  * the reasons shown point at (request selectors, class, devices in
  * use, taints, ...) and names a claim's why command.  "no pod uses it"
  * is added when no Pod references the claim (not when Pods are unread

@@ -429,7 +429,8 @@ test_pending_many(void **state)
 	/*
 	 * More than DRA_DOCTOR_WHY_MAX: the oldest are explained.  An old
 	 * never claim, last by name, is; a young one beyond the limit is
-	 * named with its why command.
+	 * named with its why command, and the cheap test still finds it
+	 * never (its class does not exist): the verdict misses neither.
 	 */
 	for (i = 6; i < DRA_DOCTOR_WHY_MAX; i++) {
 		snprintf(name, sizeof name, "a%d", i);
@@ -457,14 +458,41 @@ test_pending_many(void **state)
 	assert_string_equal(r->checks[0].findings[0].object,
 	    "resourceclaim/team-a/zz-old");
 	assert_non_null(strstr(r->checks[0].findings[0].message, "blocked"));
-	assert_non_null(strstr(r->checks[0].detail, "(1 never or blocked)"));
+	assert_non_null(strstr(r->checks[0].detail, "(2 never or blocked)"));
 	assert_non_null(strstr(r->checks[0].detail, "(the 50 oldest "
 	    "explained)"));
+	assert_string_equal(r->checks[0].findings[1].object,
+	    "resourceclaim/team-a/zz-young");
+	assert_non_null(strstr(r->checks[0].findings[1].message, "; never: "
+	    "DeviceClass no-such-class does not exist; not explained (only "
+	    "the 50 oldest pending claims are): `kubectl dra why "
+	    "claim/zz-young -n team-a`"));
+	dra_doctor_report_free(r);
+
+	/* Beyond the limit, a request selector nothing matches: never. */
+	c = claim_at("team-a", "zz-young", "gpu.example.com",
+	    "2025-11-29T23:55:00Z", "device.driver == 'nobody.example.com'");
+	t = claim_at("team-a", "zz-young-ok", "gpu.example.com",
+	    "2025-11-29T23:55:00Z", "device.driver == 'gpu.example.com'");
+	{
+		char *all = cat(y, c, t, NULL);
+
+		r = run(dra_doctor_pending_claims, all, &o);
+		free(all);
+	}
+	free(c);
+	free(t);
+	expect(r, DRA_DOCTOR_FAILED, "pending-claims",
+	    DRA_DOCTOR_WHY_MAX + 2);
+	assert_string_equal(r->checks[0].findings[0].object,
+	    "resourceclaim/team-a/zz-young");
+	assert_non_null(strstr(r->checks[0].findings[0].message, "; never: "
+	    "no published device matches class gpu.example.com and the "
+	    "request's selectors; not explained"));
 	assert_string_equal(r->checks[0].findings[DRA_DOCTOR_WHY_MAX + 1].
-	    object, "resourceclaim/team-a/zz-young");
-	assert_non_null(strstr(r->checks[0].findings[DRA_DOCTOR_WHY_MAX + 1].
-	    message, "not explained (only the 50 oldest pending claims "
-	    "are): `kubectl dra why claim/zz-young -n team-a`"));
+	    object, "resourceclaim/team-a/zz-young-ok");
+	assert_null(strstr(r->checks[0].findings[DRA_DOCTOR_WHY_MAX + 1].
+	    message, "never"));
 	dra_doctor_report_free(r);
 	free(y);
 }
