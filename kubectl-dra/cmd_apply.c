@@ -120,6 +120,8 @@ struct obj_state {
 	enum dra_apply_change	 change;
 	enum st_result		 result_kind;
 	char			*msg;		/* the problem, or NULL */
+	/* --force-conflicts: "taking .x from \"other\"", or NULL. */
+	char			*takes;
 	const char		*verb;		/* rollback: what it did */
 };
 
@@ -157,6 +159,9 @@ static void	 summary_add(struct apply_run *, const char *, const char *,
 static enum dra_ret summary_print(struct apply_run *, enum dra_ret);
 static enum dra_ret check_stale(struct apply_run *, const cJSON *);
 static char	*apply_path(const char *, int, int);
+static int	 apply_patch(struct apply_run *,
+		    const struct dra_apply_item *, int, struct obj_state *,
+		    struct dra_err *);
 static enum dra_ret run_apply(struct apply_run *);
 static char	*collection_of(const char *);
 static int	 create_object(struct apply_run *,
@@ -676,6 +681,38 @@ apply_path(const char *path, int dry, int force)
 	    force ? "&force=true" : "");
 }
 
+/*
+ * Server-side apply of it (a dry run when dry) into st->result.  With
+ * --force-conflicts, first without force: a conflict then says in
+ * st->takes which fields of which managers force=true takes, and the
+ * apply is sent again with force.
+ */
+static int
+apply_patch(struct apply_run *r, const struct dra_apply_item *it, int dry,
+    struct obj_state *st, struct dra_err *err)
+{
+	char	*path;
+	int	 rc, force;
+
+	free(st->takes);
+	st->takes = NULL;
+	for (force = 0;; force = 1) {
+		path = apply_path(it->path, dry, force);
+		rc = request(r->c, "PATCH", path,
+		    "application/apply-patch+yaml", it->body, &st->result,
+		    err);
+		free(path);
+		if (rc != KUBE_E_CONFLICT || force ||
+		    !r->ctx->opts.force_conflicts)
+			break;
+		st->takes = dra_apply_conflict_takes(err->msg);
+		if (st->takes == NULL)
+			st->takes = xasprintf("taking what conflicts: %s",
+			    err->msg);
+	}
+	return rc;
+}
+
 static enum dra_ret
 run_apply(struct apply_run *r)
 {
@@ -689,7 +726,7 @@ run_apply(struct apply_run *r)
 	cJSON			*plan = NULL, *ns, *dry;
 	enum dra_apply_change	 dry_change;
 	char			 name[600], fname[600], tmpl[2][64];
-	char			*path, *missing = NULL, defname[64];
+	char			*path, *missing = NULL, defname[64], *note;
 	const char		*verb;
 	size_t			 i, j, nbad = 0, ndone = 0, counts[3] = { 0 };
 	size_t			 failed_at = (size_t)-1;
@@ -780,14 +817,8 @@ run_apply(struct apply_run *r)
 			nbad++;
 			continue;
 		}
-		if (rc == KUBE_OK) {
-			path = apply_path(it->path, 1,
-			    ctx->opts.force_conflicts);
-			rc = request(r->c, "PATCH", path,
-			    "application/apply-patch+yaml", it->body,
-			    &st[i].result, &err);
-			free(path);
-		}
+		if (rc == KUBE_OK)
+			rc = apply_patch(r, it, 1, &st[i], &err);
 		if (rc != KUBE_OK) {
 			set_problem(&st[i], &err);
 			nbad++;
@@ -841,11 +872,14 @@ run_apply(struct apply_run *r)
 		}
 		if (r->dry) {
 			summary_add(r, it->kind_name, it->ns, it->name,
-			    dra_apply_change_name(st[i].change), NULL);
+			    dra_apply_change_name(st[i].change),
+			    st[i].takes);
 			counts[st[i].change]++;
 			if (r->summary == NULL)
-				printf("%s %s (dry run)\n", name,
-				    dra_apply_change_name(st[i].change));
+				printf("%s %s (dry run)%s%s\n", name,
+				    dra_apply_change_name(st[i].change),
+				    st[i].takes != NULL ? ": " : "",
+				    st[i].takes != NULL ? st[i].takes : "");
 		}
 	}
 	if (nbad > 0) {
@@ -947,14 +981,8 @@ run_apply(struct apply_run *r)
 				break;
 			}
 		}
-		if (rc == KUBE_OK) {
-			path = apply_path(it->path, 0,
-			    ctx->opts.force_conflicts);
-			rc = request(r->c, "PATCH", path,
-			    "application/apply-patch+yaml", it->body,
-			    &st[i].result, &err);
-			free(path);
-		}
+		if (rc == KUBE_OK)
+			rc = apply_patch(r, it, 0, &st[i], &err);
 		if (rc != KUBE_OK) {
 			cJSON_Delete(dry);
 			set_problem(&st[i], &err);
@@ -984,13 +1012,18 @@ run_apply(struct apply_run *r)
 			st[i].change = DRA_CHANGE_CONFIGURED;
 		bk.v[i].applied = 1;
 		ndone++;
+		note = NULL;
+		if (raced || st[i].takes != NULL)
+			note = xasprintf("%s%s%s", raced ? raced_msg : "",
+			    raced && st[i].takes != NULL ? "; " : "",
+			    st[i].takes != NULL ? st[i].takes : "");
 		summary_add(r, it->kind_name, it->ns, it->name,
-		    dra_apply_change_name(st[i].change), raced ? raced_msg :
-		    NULL);
+		    dra_apply_change_name(st[i].change), note);
 		if (r->summary == NULL)
 			printf("%s %s%s%s\n", name,
-			    dra_apply_change_name(st[i].change), raced ?
-			    ": " : "", raced ? raced_msg : "");
+			    dra_apply_change_name(st[i].change), note != NULL ?
+			    ": " : "", note != NULL ? note : "");
+		free(note);
 		fflush(stdout);
 		if (backup_write(r->backup, &bk, 0, &err) != KUBE_OK) {
 			dra_error("%s: the journal of what was applied "
@@ -1030,6 +1063,7 @@ out:
 		cJSON_Delete(st[i].live);
 		cJSON_Delete(st[i].result);
 		free(st[i].msg);
+		free(st[i].takes);
 	}
 	free(st);
 	free(nsok);

@@ -16,6 +16,7 @@
  * a hand-edited backup cannot send a rollback elsewhere.
  */
 #include "apply.h"
+#include "buf.h"
 #include "plan-int.h"
 #include "plan.h"
 
@@ -95,6 +96,7 @@ static int	 quota_used(const cJSON *, const struct kube_snapshot *,
 		    int64_t *);
 static void	 quota_stale(const cJSON *, const struct kube_snapshot *,
 		    const struct plan_inventory *, struct dra_apply_stale *);
+static size_t	 manager_end(const char *, size_t);
 static const cJSON *managed_fields(const cJSON *);
 static cJSON	*owner_body(const cJSON *, cJSON *);
 static cJSON	*label_set(cJSON *, int);
@@ -1023,6 +1025,77 @@ dra_apply_stale_free(struct dra_apply_stale *st)
 		free(st->notes[i]);
 	free(st->notes);
 	memset(st, 0, sizeof *st);
+}
+
+/* The end of a manager's words that start line[0..len): after its
+   quoted name (\" escapes) and what follows it up to ": " or the end. */
+static size_t
+manager_end(const char *line, size_t len)
+{
+	size_t	i = 0;
+
+	if (len > 0 && line[0] == '"')
+		for (i = 1; i < len && line[i] != '"'; i++)
+			if (line[i] == '\\' && i + 1 < len)
+				i++;
+	for (; i < len; i++)
+		if (line[i] == ':' && (i + 1 == len || line[i + 1] == ' '))
+			return i;
+	return len;
+}
+
+char *
+dra_apply_conflict_takes(const char *msg)
+{
+	struct dra_buf	 out;
+	const char	*p, *line, *nl, *w;
+	size_t		 len, m, nmgr = 0, npath;
+	char		*r;
+
+	if (msg == NULL)
+		return NULL;
+	dra_buf_init(&out, DRA_BUF_MAX_SMALL);
+	for (p = msg; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl) {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		if ((w = strstr(p, "conflict with ")) != NULL && w < nl)
+			w += strlen("conflict with ");
+		else if ((w = strstr(p, "conflicts with ")) != NULL && w < nl)
+			w += strlen("conflicts with ");
+		else
+			continue;
+		line = w;
+		len = (size_t)(nl - w);
+		m = manager_end(line, len);
+		if (m == len)
+			continue;
+		dra_buf_adds(&out, nmgr++ == 0 ? "taking " : "; ");
+		npath = 0;
+		if (m + 2 < len) {
+			/* "conflict with "m": .path" */
+			dra_buf_add(&out, line + m + 2, len - m - 2);
+			npath++;
+		} else {
+			/* "conflicts with "m":" then "- .path" lines. */
+			while (*nl == '\n' && nl[1] == '-' && nl[2] == ' ') {
+				p = nl + 3;
+				nl = strchr(p, '\n');
+				if (nl == NULL)
+					nl = p + strlen(p);
+				if (npath++ > 0)
+					dra_buf_adds(&out, ", ");
+				dra_buf_add(&out, p, (size_t)(nl - p));
+			}
+		}
+		if (npath == 0)
+			dra_buf_adds(&out, "its fields");
+		dra_buf_adds(&out, " from ");
+		dra_buf_add(&out, line, m);
+	}
+	r = nmgr > 0 ? dra_buf_take(&out) : NULL;
+	dra_buf_release(&out);
+	return r;
 }
 
 /* The backup. */

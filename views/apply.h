@@ -157,6 +157,20 @@ char	*dra_apply_diff_name(const char *api_version, const char *kind,
 	    const char *ns, const char *name, char *buf, size_t len);
 
 /*
+ * What --force-conflicts takes, from msg, the message of the 409 a
+ * server-side apply without force=true answers (apimachinery's
+ * managedfields conflict.go wording: "Apply failed with 1 conflict:
+ * conflict with \"other\": .spec.hard.x", or "Apply failed with 3
+ * conflicts: conflicts with \"a\":\n- .x\n- .y\nconflicts with \"b\"
+ * using v1:\n- .z"): "taking .spec.hard.x from \"other\"", "taking
+ * .x, .y from \"a\"; .z from \"b\" using v1" (each manager as the
+ * server names it, with its subresource or Update's API version).
+ * NULL when msg names no conflict (msg NULL too).  Malloc'd; the
+ * caller frees it.
+ */
+char	*dra_apply_conflict_takes(const char *msg);
+
+/*
  * Whether the plan still matches the cluster.  problems are reasons to
  * refuse it; notes are differences the apply survives (a GPU it leaves
  * alone now holds a claim it did not plan for).  Each string is

@@ -16,7 +16,8 @@
 #  6. again: everything unchanged;
 #  7. another field manager ("other") owns a quota value: the preview
 #     and --yes report the conflict naming it and its field, change
-#     nothing; --force-conflicts takes it; rolling that apply back
+#     nothing; --force-conflicts takes it, saying so (preview, --yes,
+#     -o json: taking .spec.hard.KEY from "other"); rolling that apply back
 #     gives the value, and its ownership, back to "other";
 #  8. a stale plan is refused with exit 3: a claim allocated on a GPU
 #     the plan repartitions, and a node the plan names that is gone;
@@ -355,9 +356,18 @@ grep_in conflict err "conflict with \"other\""
 grep_in conflict err "nothing was changed"
 [ -e "$T/bc.json" ] && fail "a refused apply wrote a backup"
 [ "$(qvalue "$qns" "$key")" = 1k ] || fail "the conflicting value was overridden: $(qvalue "$qns" "$key")"
+# --force-conflicts says what it takes, from whom: preview, --yes, -o json.
+dra force-preview apply -f "$T/plan.json" --force-conflicts
+expect_rc force-preview 0
+grep_in force-preview out "resourcequota/dra-plan -n $qns configured (dry run): taking .spec.hard.$key from \"other\""
+dra force-json apply -f "$T/plan.json" --force-conflicts -o json
+expect_rc force-json 0
+grep_in force-json out '"message": "taking .spec.hard.'"$key"' from \"other\""'
+[ "$(qvalue "$qns" "$key")" = 1k ] || fail "the --force-conflicts preview changed the quota"
 dra force apply -f "$T/plan.json" --yes --force-conflicts --backup "$T/b3.json"
 expect_rc force 0
-grep_in force out "resourcequota/dra-plan -n $qns configured"
+grep_in force out "resourcequota/dra-plan -n $qns configured: taking .spec.hard.$key from \"other\""
+[ "$(grep -c 'taking ' "$T/force.out")" = 1 ] || fail "--force-conflicts says it takes from more than one object: $(grep 'taking ' "$T/force.out")"
 [ "$(qvalue "$qns" "$key")" = "$planned" ] || fail "--force-conflicts: $key $(qvalue "$qns" "$key"), expected $planned"
 dra rb3-preview apply --rollback "$T/b3.json"
 expect_rc rb3-preview 0
@@ -383,6 +393,7 @@ if [ -n "$lnode" ]; then
 	run gpuop kubectl apply --server-side --field-manager=gpu-operator --force-conflicts -f "$T/gpuop.yaml" || finish
 	dra lforce apply -f "$T/plan.json" --yes --force-conflicts --backup "$T/b4.json"
 	expect_rc lforce 0
+	grep_in lforce out "node/$lnode configured: taking .metadata.labels.$lkey from \"gpu-operator\""
 	dra rb4 apply --rollback "$T/b4.json" --yes
 	expect_rc rb4 0
 	grep_in rb4 out "node/$lnode labels restored"

@@ -893,6 +893,39 @@ test_stale_quota(void **state)
 	fx_free(&f);
 }
 
+/* What --force-conflicts takes, read from the server's 409 message. */
+static void
+test_conflict_takes(void **state)
+{
+	char	*t;
+
+	(void)state;
+	t = dra_apply_conflict_takes("Apply failed with 1 conflict: "
+	    "conflict with \"other\": .spec.hard.count/resourceclaims."
+	    "resource.k8s.io");
+	assert_string_equal(t, "taking .spec.hard.count/resourceclaims."
+	    "resource.k8s.io from \"other\"");
+	free(t);
+	t = dra_apply_conflict_takes("Apply failed with 3 conflicts: "
+	    "conflicts with \"a: b\":\n- .metadata.labels.nvidia.com/"
+	    "mig.config\n- .spec.x\nconflicts with \"kubectl\" using v1 at "
+	    "2026-01-02T03:04:05Z:\n- .data.config.yaml");
+	assert_string_equal(t, "taking .metadata.labels.nvidia.com/"
+	    "mig.config, .spec.x from \"a: b\"; .data.config.yaml from "
+	    "\"kubectl\" using v1 at 2026-01-02T03:04:05Z");
+	free(t);
+	t = dra_apply_conflict_takes("Apply failed with 1 conflict: "
+	    "conflict with \"kube-controller-manager\" with subresource "
+	    "\"status\" using v1: .status.used");
+	assert_string_equal(t, "taking .status.used from "
+	    "\"kube-controller-manager\" with subresource \"status\" using "
+	    "v1");
+	free(t);
+	assert_null(dra_apply_conflict_takes("the object has been "
+	    "modified; please apply your changes to the latest version"));
+	assert_null(dra_apply_conflict_takes(NULL));
+}
+
 /* What a rollback does to each object. */
 static void
 test_rollback(void **state)
@@ -1145,6 +1178,7 @@ main(void)
 		cmocka_unit_test(test_backup),
 		cmocka_unit_test(test_stale),
 		cmocka_unit_test(test_stale_quota),
+		cmocka_unit_test(test_conflict_takes),
 		cmocka_unit_test(test_rollback),
 		cmocka_unit_test(test_owners),
 	};
