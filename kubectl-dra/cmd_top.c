@@ -154,7 +154,8 @@ top_denied(struct dra_ctx *ctx, enum dra_top_kind kind, int labels)
 	if (d & DRA_NEED_CLAIMS)
 		return dra_error("top %s counts devices in use from the "
 		    "resourceclaims, which this user may not list "
-		    "(forbidden)", dra_top_kind_name(kind));
+		    "(forbidden; -n NAMESPACE reads those of a namespace it "
+		    "may)", dra_top_kind_name(kind));
 	if (kind == DRA_TOP_NAMESPACES) {
 		if (d & DRA_NEED_SLICES)
 			dra_warning("without resourceslices (cluster-scoped, "

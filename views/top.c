@@ -5,8 +5,11 @@
  * each device to its row (its node, its pool, the classes whose
  * selectors match it, the namespaces whose claims hold it), one pass
  * over the counter sets charges shared counters and the GPU memory of
- * partitionable devices, and the GPU map (gpus.c) gives GPUs and their
- * compute utilization.  Rows are found by name in a uthash table; a
+ * partitionable devices (classes: the sets their devices consume, once
+ * per class), and the GPU map (gpus.c) gives GPUs and their compute
+ * utilization; unusable pools count only as unusable devices.  The
+ * percentages' text and colour come from one exact function,
+ * dra_top_percent, which doctor shares.  Rows are found by name in a uthash table; a
  * row the filter leaves out is remembered as such, so the filter's
  * matched[] marks are set once per row.
  *

@@ -9,11 +9,15 @@
  * The counting rules follow the joins of kube/model (join.c, the
  * structured allocator of Kubernetes 1.37 as DRA-REFERENCE.md section 6
  * describes it) and the `get pools` table: every device of each pool's
- * newest generation counts, unusable pools and tainted devices
- * included; a device is allocated when a claim holds it without
- * adminAccess; counters consumed are what allocated devices consume
- * (adminAccess results excluded); consumable capacity is the
- * consumedCapacity of the results on allowMultipleAllocations devices.
+ * newest generation counts, in one of five states (unusable, allocated,
+ * tainted, blocked, free); a device is in use when allocated (a claim
+ * holds it without adminAccess) or blocked (its counters are used up
+ * by allocated devices), and utilization is in use / usable, the
+ * figure doctor's utilization check reads from the classes' rows;
+ * unusable pools count in no other figure; counters consumed are what
+ * allocated devices consume (adminAccess results excluded); consumable
+ * capacity is the consumedCapacity of the results on
+ * allowMultipleAllocations devices.
  *
  * Pure: reads a finished snapshot, prints nothing.  The table, JSON and
  * Prometheus renderings are built here too (strings and trees the
