@@ -149,14 +149,14 @@ top_bad_kind(struct dra_ctx *ctx, const char *word)
 static enum dra_ret
 top_denied(struct dra_ctx *ctx, enum dra_top_kind kind, int labels)
 {
-	unsigned	d = ctx->denied;
+	unsigned	d = ctx->denied, c;
 
-	if (d & DRA_NEED_CLAIMS)
-		return dra_error("top %s counts devices in use from the "
-		    "resourceclaims, which this user may not list "
-		    "(forbidden; -n NAMESPACE reads those of a namespace it "
-		    "may)", dra_top_kind_name(kind));
 	if (kind == DRA_TOP_NAMESPACES) {
+		if (d & DRA_NEED_CLAIMS)
+			return dra_error("top namespaces counts the "
+			    "resourceclaims, which this user may not list "
+			    "(forbidden; -n NAMESPACE reads those of a "
+			    "namespace it may)");
 		if (d & DRA_NEED_SLICES)
 			dra_warning("without resourceslices (cluster-scoped, "
 			    "forbidden) DEVICES is the devices the claims "
@@ -164,19 +164,25 @@ top_denied(struct dra_ctx *ctx, enum dra_top_kind kind, int labels)
 			    "are unknown (-)");
 		return DRA_RET_OK;
 	}
-	d &= DRA_NEED_SLICES | (kind == DRA_TOP_CLASSES ? DRA_NEED_CLASSES :
-	    0) | (kind == DRA_TOP_NODES && labels ? DRA_NEED_NODES : 0);
-	if (d == 0)
+	c = d & (DRA_NEED_SLICES | (kind == DRA_TOP_CLASSES ?
+	    DRA_NEED_CLASSES : 0) | (kind == DRA_TOP_NODES && labels ?
+	    DRA_NEED_NODES : 0));
+	if (c == 0 && !(d & DRA_NEED_CLAIMS))
 		return DRA_RET_OK;
-	return dra_error("top %s needs to list %s%s%s%s%s (cluster-scoped), "
+	if (c == 0)
+		return dra_error("top %s counts devices in use from the "
+		    "resourceclaims, which this user may not list "
+		    "(forbidden)", dra_top_kind_name(kind));
+	return dra_error("top %s needs to list %s%s%s%s%s (cluster-scoped)%s, "
 	    "which this user may not (forbidden); kubectl dra top "
-	    "namespaces shows the claims of the namespaces it may read",
-	    dra_top_kind_name(kind),
-	    (d & DRA_NEED_SLICES) ? "resourceslices" : "",
-	    (d & DRA_NEED_SLICES) && (d & ~DRA_NEED_SLICES) ? ", " : "",
-	    (d & DRA_NEED_CLASSES) ? "deviceclasses" : "",
-	    (d & DRA_NEED_CLASSES) && (d & DRA_NEED_NODES) ? ", " : "",
-	    (d & DRA_NEED_NODES) ? "nodes" : "");
+	    "namespaces -n NAMESPACE shows the claims of a namespace it may "
+	    "read", dra_top_kind_name(kind),
+	    (c & DRA_NEED_SLICES) ? "resourceslices" : "",
+	    (c & DRA_NEED_SLICES) && (c & ~DRA_NEED_SLICES) ? ", " : "",
+	    (c & DRA_NEED_CLASSES) ? "deviceclasses" : "",
+	    (c & DRA_NEED_CLASSES) && (c & DRA_NEED_NODES) ? ", " : "",
+	    (c & DRA_NEED_NODES) ? "nodes" : "",
+	    (d & DRA_NEED_CLAIMS) ? " and resourceclaims" : "");
 }
 
 static unsigned
