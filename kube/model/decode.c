@@ -1358,6 +1358,8 @@ decode_pod(struct dec *d, const cJSON *obj)
 	}
 	p = dra_arena_alloc(&d->s->arena, sizeof *p);
 	decode_meta(d, obj, &p->meta, 1);
+	if (d->failed)
+		return;
 	save = d->plen;
 	dec_push(d, ".spec");
 	p->node_name = str_field(d, spec, "nodeName", 0, 1);
@@ -1374,6 +1376,8 @@ decode_pod(struct dec *d, const cJSON *obj)
 		dec_pop(d, s2);
 	}
 	l = list_field(d, spec, "resourceClaims", &n);
+	if (l == NULL || n == 0)	/* spec.nodeName and the like failed */
+		return;
 	p->claims = dra_arena_calloc(&d->s->arena, n, sizeof *p->claims);
 	p->nclaims = n;
 	cJSON_ArrayForEach(v, l) {

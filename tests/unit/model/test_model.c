@@ -852,6 +852,19 @@ test_json_errors(void **state)
 		    "bad.yaml:1:168: expected ',' or '}'" },
 		{ "{\"kind\" \"List\"}", "bad.yaml:1:9: expected ':'" },
 		{ "{kind: 1}", "bad.yaml:1:2: expected a key" },
+		/* a DRA pod whose metadata or nodeName is malformed: an
+		 * error, not an abort on a zero-sized allocation */
+		{ "{\"kind\": \"List\", \"items\": [{\"apiVersion\": \"v1\", "
+		  "\"kind\": \"Pod\", \"metadata\": [], \"spec\": "
+		  "{\"resourceClaims\": [{\"name\": \"g\"}]}}]}",
+		    "bad.yaml:1: items[0]: pod ?: metadata.metadata: expected "
+		    "an object, found a list" },
+		{ "{\"kind\": \"List\", \"items\": [{\"apiVersion\": \"v1\", "
+		  "\"kind\": \"Pod\", \"metadata\": {\"name\": \"p\", "
+		  "\"namespace\": \"a\"}, \"spec\": {\"nodeName\": [1], "
+		  "\"resourceClaims\": [{\"name\": \"g\"}]}}]}",
+		    "bad.yaml:1: items[0]: pod a/p: spec.nodeName: expected a "
+		    "string, found a list" },
 	};
 	struct dra_err	err;
 	size_t		i, bad = 0;
