@@ -169,11 +169,12 @@ static int	 create_object(struct apply_run *,
 		    struct dra_err *);
 static int	 owner_send(struct apply_run *, const char *, const cJSON *,
 		    cJSON *(*)(const void *, const cJSON *), const void *,
-		    struct dra_err *);
+		    cJSON **, struct dra_err *);
 static cJSON	*mk_owner_patch(const void *, const cJSON *);
 static cJSON	*mk_label_owners(const void *, const cJSON *);
 static int	 owner_fix(struct apply_run *, const char *, const cJSON *,
-		    struct dra_err *);
+		    cJSON **, struct dra_err *);
+static char	*drift_note(const struct dra_rollback_step *);
 static int	 rollback_send(struct apply_run *,
 		    const struct dra_backup_obj *,
 		    const struct dra_rollback_step *, int, cJSON **,
@@ -723,7 +724,7 @@ run_apply(struct apply_run *r)
 	struct dra_err		 err;
 	struct sigaction	 sa, old[3];
 	enum dra_ret		 ret = DRA_RET_OK;
-	cJSON			*plan = NULL, *ns, *dry;
+	cJSON			*plan = NULL, *ns, *dry, *fixed;
 	enum dra_apply_change	 dry_change;
 	char			 name[600], fname[600], tmpl[2][64];
 	char			*path, *missing = NULL, defname[64], *note;
@@ -993,10 +994,15 @@ run_apply(struct apply_run *r)
 			stopped = 1;
 			break;
 		}
+		fixed = NULL;
 		if (bk.v[i].uid != NULL && owner_fix(r, it->path,
-		    st[i].result, &err) != KUBE_OK)
+		    st[i].result, &fixed, &err) != KUBE_OK)
 			dra_warning("%s: kubectl-dra still owns its fields "
 			    "through Update too: %s", name, err.msg);
+		/* Journaled: what it is now, so a rollback sees changes. */
+		dra_backup_applied(&bk.v[i], fixed != NULL ? fixed :
+		    st[i].result);
+		cJSON_Delete(fixed);
 		/*
 		 * Against the object read before; but when the dry run
 		 * found nothing to change and the apply gave what the dry
@@ -1120,14 +1126,15 @@ create_object(struct apply_run *r, const struct dra_apply_item *it,
 /*
  * A field-owner merge patch at path: body (NULL: nothing to do) made
  * by mk from the object now; on 409 (someone wrote in between) read
- * it again and retry, up to APPLY_TRIES times.
+ * it again and retry, up to APPLY_TRIES times.  out (may be NULL): the
+ * object afterwards, when known.
  */
 static int
 owner_send(struct apply_run *r, const char *opath, const cJSON *now,
     cJSON *(*mk)(const void *, const cJSON *), const void *arg,
-    struct dra_err *err)
+    cJSON **out, struct dra_err *err)
 {
-	cJSON	*cur, *body;
+	cJSON	*cur, *body, *res = NULL;
 	char	*path;
 	int	 rc = KUBE_OK, tries;
 
@@ -1135,10 +1142,13 @@ owner_send(struct apply_run *r, const char *opath, const cJSON *now,
 	    DRA_APPLY_FIELD_MANAGER);
 	cur = cJSON_Duplicate(now, 1);
 	for (tries = 0; cur != NULL; tries++) {
-		if ((body = mk(arg, cur)) == NULL)
+		if ((body = mk(arg, cur)) == NULL) {
+			res = cur;
+			cur = NULL;
 			break;
+		}
 		rc = request(r->c, "PATCH", path,
-		    "application/merge-patch+json", body, NULL, err);
+		    "application/merge-patch+json", body, &res, err);
 		cJSON_Delete(body);
 		if (rc != KUBE_E_CONFLICT || tries == APPLY_TRIES)
 			break;
@@ -1148,6 +1158,10 @@ owner_send(struct apply_run *r, const char *opath, const cJSON *now,
 	}
 	cJSON_Delete(cur);
 	free(path);
+	if (out != NULL && rc == KUBE_OK)
+		*out = res;
+	else
+		cJSON_Delete(res);
 	return rc;
 }
 
@@ -1167,9 +1181,43 @@ mk_label_owners(const void *arg, const cJSON *now)
 /* A created object: kubectl-dra owns it through Apply only. */
 static int
 owner_fix(struct apply_run *r, const char *path, const cJSON *now,
-    struct dra_err *err)
+    cJSON **out, struct dra_err *err)
 {
-	return owner_send(r, path, now, mk_owner_patch, NULL, err);
+	return owner_send(r, path, now, mk_owner_patch, NULL, out, err);
+}
+
+/*
+ * The line's note of a step on an object changed since the apply
+ * ("changed since the apply (...) by \"other\"; restoring anyway"), or
+ * NULL.  What was done is said too: a rollback puts the state before
+ * back whoever wrote since; the preview shows it first.
+ */
+static char *
+drift_note(const struct dra_rollback_step *s)
+{
+	const char	*what = NULL;
+
+	if (s->drift == NULL)
+		return NULL;
+	switch (s->action) {
+	case DRA_RB_RESTORE:
+		what = "restoring anyway";
+		break;
+	case DRA_RB_LABELS:
+		what = "restoring its labels anyway";
+		break;
+	case DRA_RB_DELETE:
+		what = "deleting anyway";
+		break;
+	case DRA_RB_RECREATE:
+		what = "re-creating it";
+		break;
+	case DRA_RB_NOTHING:
+	case DRA_RB_KEEP:
+		break;
+	}
+	return xasprintf("%s%s%s", s->drift, what != NULL ? "; " : "",
+	    what != NULL ? what : "");
 }
 
 /* Send rollback step s of o; the answer into *out. */
@@ -1304,7 +1352,8 @@ run_rollback(struct apply_run *r)
 	struct sigaction		 sa, old[3];
 	char				 name[600], fname[600], tmpl[2][64];
 	size_t				 i, k, nbad = 0, ndone = 0;
-	size_t				 nchange = 0;
+	size_t				 nchange = 0, nours = 0;
+	char				*drift, *note;
 	int				 rc, diffs = 0, stopped = 0, tries;
 
 	memset(&bk, 0, sizeof bk);
@@ -1383,20 +1432,34 @@ run_rollback(struct apply_run *r)
 		if (steps[k].action != DRA_RB_NOTHING &&
 		    steps[k].action != DRA_RB_KEEP)
 			nchange++;
+		if (steps[k].drift_ours)
+			nours++;
 		if (!r->dry && steps[k].action != DRA_RB_NOTHING &&
 		    steps[k].action != DRA_RB_KEEP)
 			continue;
+		drift = drift_note(&steps[k]);
+		note = NULL;
+		if (steps[k].why != NULL || drift != NULL)
+			note = xasprintf("%s%s%s", steps[k].why != NULL ?
+			    steps[k].why : "", steps[k].why != NULL &&
+			    drift != NULL ? "; " : "", drift != NULL ? drift :
+			    "");
 		summary_add(r, bk.v[k].kind, bk.v[k].ns, bk.v[k].name,
-		    rollback_verb(steps[k].action), steps[k].why);
-		if (r->summary != NULL)
-			continue;
-		if (steps[k].why != NULL)
-			printf("%s %s: %s\n", name,
-			    rollback_verb(steps[k].action), steps[k].why);
-		else
-			printf("%s %s (dry run)\n", name,
-			    rollback_verb(steps[k].action));
+		    rollback_verb(steps[k].action), note);
+		if (r->summary == NULL)
+			printf("%s %s%s%s%s\n", name,
+			    rollback_verb(steps[k].action), steps[k].why ==
+			    NULL ? " (dry run)" : "", note != NULL ? ": " : "",
+			    note != NULL ? note : "");
+		free(drift);
+		free(note);
 	}
+	if (nours > 0)
+		dra_warning("%zu object%s of this backup %s changed by a "
+		    "later kubectl-dra apply: rolling this backup back undoes "
+		    "that apply on %s too; roll the newer backups back first, "
+		    "newest first", nours, nours == 1 ? "" : "s", nours == 1 ?
+		    "was" : "were", nours == 1 ? "it" : "them");
 	if (nbad > 0) {
 		ret = dra_error("%zu of %zu objects cannot be rolled back; "
 		    "nothing was changed", nbad, bk.n);
@@ -1453,7 +1516,7 @@ run_rollback(struct apply_run *r)
 			else if (rc == KUBE_OK && steps[k].action ==
 			    DRA_RB_LABELS)
 				rc = owner_send(r, bk.v[k].path, res,
-				    mk_label_owners, &bk.v[k], &err);
+				    mk_label_owners, &bk.v[k], NULL, &err);
 			cJSON_Delete(res);
 			if (rc != KUBE_E_CONFLICT || tries == APPLY_TRIES ||
 			    steps[k].action != DRA_RB_RESTORE)
@@ -1477,10 +1540,13 @@ run_rollback(struct apply_run *r)
 		}
 		st[k].verb = rollback_verb(steps[k].action);
 		ndone++;
+		drift = drift_note(&steps[k]);
 		summary_add(r, bk.v[k].kind, bk.v[k].ns, bk.v[k].name,
-		    st[k].verb, NULL);
+		    st[k].verb, drift);
 		if (r->summary == NULL)
-			printf("%s %s\n", name, st[k].verb);
+			printf("%s %s%s%s\n", name, st[k].verb, drift != NULL ?
+			    ": " : "", drift != NULL ? drift : "");
+		free(drift);
 	}
 	sigaction(SIGINT, &old[0], NULL);
 	sigaction(SIGTERM, &old[1], NULL);

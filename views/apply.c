@@ -97,6 +97,11 @@ static int	 quota_used(const cJSON *, const struct kube_snapshot *,
 static void	 quota_stale(const cJSON *, const struct kube_snapshot *,
 		    const struct plan_inventory *, struct dra_apply_stale *);
 static size_t	 manager_end(const char *, size_t);
+static void	 rollback_action(const struct dra_backup_obj *,
+		    const cJSON *, struct dra_rollback_step *);
+static void	 who_add(struct dra_buf *, const char *, int *);
+static char	*drift_of(const struct dra_backup_obj *, const cJSON *,
+		    int *);
 static const cJSON *managed_fields(const cJSON *);
 static cJSON	*owner_body(const cJSON *, cJSON *);
 static cJSON	*label_set(cJSON *, int);
@@ -1179,6 +1184,12 @@ dra_backup_encode(const struct dra_backup *b)
 		if (o->object != NULL)
 			cJSON_AddItemToObject(e, "object",
 			    cJSON_Duplicate(o->object, 1));
+		if (o->applied_rv != NULL)
+			cJSON_AddStringToObject(e, "appliedResourceVersion",
+			    o->applied_rv);
+		if (o->applied_obj != NULL)
+			cJSON_AddItemToObject(e, "appliedObject",
+			    cJSON_Duplicate(o->applied_obj, 1));
 		cJSON_AddItemToArray(a, e);
 	}
 	return doc;
@@ -1215,6 +1226,7 @@ bk_obj(const cJSON *e, size_t i, struct dra_backup_obj *o,
 	const struct apply_kind	*k;
 	const cJSON		*v, *l;
 	const char		*av, *kind, *ns, *name, *path, *state, *uid;
+	const char		*arv;
 	char			 p[64], *want;
 	int			 rc = KUBE_OK;
 
@@ -1228,6 +1240,7 @@ bk_obj(const cJSON *e, size_t i, struct dra_backup_obj *o,
 	path = bk_str(e, p, "path", 1, &rc, err);
 	state = bk_str(e, p, "state", 1, &rc, err);
 	uid = bk_str(e, p, "createdUID", 0, &rc, err);
+	arv = bk_str(e, p, "appliedResourceVersion", 0, &rc, err);
 	if (rc != KUBE_OK)
 		return rc;
 	if ((k = kind_find(kind)) == NULL)
@@ -1302,6 +1315,20 @@ bk_obj(const cJSON *e, size_t i, struct dra_backup_obj *o,
 		o->labels = cJSON_Duplicate(v, 1);
 	} else if (v != NULL)
 		return fail(err, "%s.labels: only a Node has labels here", p);
+	v = cJSON_GetObjectItemCaseSensitive(e, "appliedObject");
+	if ((arv != NULL || v != NULL) && !o->applied)
+		return fail(err, "%s.%s: only an object applied has one", p,
+		    arv != NULL ? "appliedResourceVersion" : "appliedObject");
+	if ((arv == NULL) != (v == NULL))
+		return fail(err, "%s.%s: missing (appliedResourceVersion and "
+		    "appliedObject go together)", p, arv == NULL ?
+		    "appliedResourceVersion" : "appliedObject");
+	if (v != NULL && !cJSON_IsObject(v))
+		return fail(err, "%s.appliedObject: expected a mapping", p);
+	if (arv != NULL && *arv == '\0')
+		return fail(err, "%s.appliedResourceVersion: empty", p);
+	o->applied_rv = arv != NULL ? xstrdup(arv) : NULL;
+	o->applied_obj = v != NULL ? cJSON_Duplicate(v, 1) : NULL;
 	return KUBE_OK;
 }
 
@@ -1389,6 +1416,8 @@ dra_backup_free(struct dra_backup *b)
 		cJSON_Delete(b->v[i].object);
 		cJSON_Delete(b->v[i].labels);
 		free(b->v[i].uid);
+		free(b->v[i].applied_rv);
+		cJSON_Delete(b->v[i].applied_obj);
 	}
 	free(b->v);
 	free(b->created);
@@ -1566,8 +1595,8 @@ dra_rollback_label_owners(const struct dra_backup_obj *o, const cJSON *now)
 	return owner_body(now, out);
 }
 
-void
-dra_rollback_step(const struct dra_backup_obj *o, const cJSON *live,
+static void
+rollback_action(const struct dra_backup_obj *o, const cJSON *live,
     struct dra_rollback_step *st)
 {
 	const cJSON	*l, *cur;
@@ -1693,5 +1722,168 @@ dra_rollback_step_free(struct dra_rollback_step *st)
 		return;
 	cJSON_Delete(st->body);
 	free(st->why);
+	free(st->drift);
 	memset(st, 0, sizeof *st);
+}
+
+/* Add manager m (quoted) to the list in b, once; *ours when it is
+   kubectl-dra. */
+static void
+who_add(struct dra_buf *b, const char *m, int *ours)
+{
+	char	*q;
+
+	if (m == NULL)
+		return;
+	q = xasprintf("\"%s\"", m);
+	if (strstr(dra_buf_str(b), q) == NULL) {
+		dra_buf_adds(b, b->len == 0 ? " by " : ", ");
+		dra_buf_adds(b, q);
+	}
+	free(q);
+	if (strcmp(m, DRA_APPLY_FIELD_MANAGER) == 0)
+		*ours = 1;
+}
+
+/*
+ * What changed o since the apply recorded it (o->applied_rv,
+ * o->applied_obj), given live: NULL when nothing did (or nothing was
+ * recorded).  A Node: the labels the plan set, named with the managers
+ * owning them now.  Another kind: its normalized content, named with
+ * the managers whose managedFields entries are new or newer.
+ */
+static char *
+drift_of(const struct dra_backup_obj *o, const cJSON *live, int *ours)
+{
+	struct dra_buf	 who, what;
+	const cJSON	*l, *cur, *e, *f, *mine;
+	const char	*rv, *now;
+	cJSON		*a, *b;
+	char		*r, *k;
+	int		 same;
+
+	*ours = 0;
+	if (!o->applied || o->applied_rv == NULL || o->applied_obj == NULL)
+		return NULL;
+	if (live == NULL)
+		return xasprintf("deleted since the apply (resourceVersion %s "
+		    "then)", o->applied_rv);
+	rv = meta_str(live, "resourceVersion");
+	if (rv != NULL && strcmp(rv, o->applied_rv) == 0)
+		return NULL;
+	dra_buf_init(&who, DRA_BUF_MAX_SMALL);
+	dra_buf_init(&what, DRA_BUF_MAX_SMALL);
+	if (o->labels != NULL) {
+		mine = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(o->applied_obj,
+		    "metadata"), "labels");
+		cur = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(live, "metadata"),
+		    "labels");
+		cJSON_ArrayForEach(l, mine) {
+			now = str_of(cur, l->string);
+			if (same_str(now, cJSON_GetStringValue(l)))
+				continue;
+			dra_buf_addf(&what, "%s%s %s -> %s", what.len > 0 ?
+			    ", " : " (", l->string, cJSON_IsString(l) ?
+			    l->valuestring : "(none)", now != NULL ? now :
+			    "(none)");
+			k = xasprintf("f:%s", l->string);
+			cJSON_ArrayForEach(e, managed_fields(live)) {
+				f = cJSON_GetObjectItemCaseSensitive(
+				    cJSON_GetObjectItemCaseSensitive(
+				    cJSON_GetObjectItemCaseSensitive(
+				    cJSON_GetObjectItemCaseSensitive(e,
+				    "fieldsV1"), "f:metadata"), "f:labels"),
+				    k);
+				if (f != NULL)
+					who_add(&who, str_of(e, "manager"),
+					    ours);
+			}
+			free(k);
+		}
+		if (what.len == 0) {
+			dra_buf_release(&who);
+			dra_buf_release(&what);
+			return NULL;
+		}
+		dra_buf_adds(&what, ")");
+	} else {
+		a = dra_apply_normalize(o->applied_obj);
+		b = dra_apply_normalize(live);
+		same = cJSON_Compare(a, b, 1);
+		cJSON_Delete(a);
+		cJSON_Delete(b);
+		if (same) {
+			dra_buf_release(&who);
+			dra_buf_release(&what);
+			return NULL;
+		}
+		cJSON_ArrayForEach(e, managed_fields(live)) {
+			cJSON_ArrayForEach(f, managed_fields(o->applied_obj))
+				if (same_str(str_of(e, "manager"),
+				    str_of(f, "manager")) &&
+				    same_str(str_of(e, "operation"),
+				    str_of(f, "operation")) &&
+				    same_str(str_of(e, "subresource"),
+				    str_of(f, "subresource")) &&
+				    same_str(str_of(e, "time"),
+				    str_of(f, "time")))
+					break;
+			if (f == NULL)
+				who_add(&who, str_of(e, "manager"), ours);
+		}
+	}
+	r = xasprintf("changed since the apply (resourceVersion %s -> %s)%s%s",
+	    o->applied_rv, rv != NULL ? rv : "(none)", dra_buf_str(&what),
+	    dra_buf_str(&who));
+	dra_buf_release(&who);
+	dra_buf_release(&what);
+	return r;
+}
+
+void
+dra_rollback_step(const struct dra_backup_obj *o, const cJSON *live,
+    struct dra_rollback_step *st)
+{
+	memset(st, 0, sizeof *st);
+	rollback_action(o, live, st);
+	/* Already as before, or left alone: nothing of theirs undone. */
+	if (st->action != DRA_RB_NOTHING && st->action != DRA_RB_KEEP)
+		st->drift = drift_of(o, live, &st->drift_ours);
+}
+
+void
+dra_backup_applied(struct dra_backup_obj *o, const cJSON *result)
+{
+	const cJSON	*want, *cur, *l;
+	const char	*v;
+	cJSON		*labels;
+
+	free(o->applied_rv);
+	cJSON_Delete(o->applied_obj);
+	o->applied_rv = NULL;
+	o->applied_obj = NULL;
+	if ((v = meta_str(result, "resourceVersion")) == NULL)
+		return;
+	o->applied_rv = xstrdup(v);
+	if (o->labels != NULL) {
+		/* A Node: only the labels the plan set, as they are now. */
+		o->applied_obj = cJSON_CreateObject();
+		labels = cJSON_AddObjectToObject(cJSON_AddObjectToObject(
+		    o->applied_obj, "metadata"), "labels");
+		want = o->labels;
+		cur = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(result, "metadata"),
+		    "labels");
+		cJSON_ArrayForEach(l, want) {
+			if ((v = str_of(cur, l->string)) != NULL)
+				cJSON_AddStringToObject(labels, l->string, v);
+			else
+				cJSON_AddNullToObject(labels, l->string);
+		}
+		return;
+	}
+	o->applied_obj = cJSON_Duplicate(result, 1);
+	cJSON_DeleteItemFromObjectCaseSensitive(o->applied_obj, "status");
 }

@@ -243,6 +243,16 @@ struct dra_backup_obj {
 	struct cJSON	*labels;
 	int		 applied;	/* the apply of it succeeded */
 	char		*uid;		/* uid of the object it created */
+	/*
+	 * The journal of the apply (dra_backup_applied()): the object's
+	 * resourceVersion right after it was applied, and what it was
+	 * then: a Node's labels the plan set ({"metadata": {"labels":
+	 * {...}}}), else the object without status (its managedFields
+	 * kept).  NULL in a backup of an older kubectl-dra, or for an
+	 * object not applied.
+	 */
+	char		*applied_rv;
+	struct cJSON	*applied_obj;
 };
 
 struct dra_backup {
@@ -263,6 +273,16 @@ struct dra_backup {
  */
 void	dra_backup_add(struct dra_backup *b, const struct dra_apply_item *it,
 	    const struct cJSON *live);
+
+/*
+ * Journal in o that apply just applied it: result is the object as the
+ * server answered the last write of it (borrowed); its resourceVersion
+ * and content (docs/APPLY.md: appliedResourceVersion, appliedObject)
+ * let a rollback tell what changed since.  Nothing is recorded when
+ * result has no resourceVersion.
+ */
+void	dra_backup_applied(struct dra_backup_obj *o,
+	    const struct cJSON *result);
 
 /*
  * b as a backup document (apiVersion dra.kubectl.io/v1alpha1, kind
@@ -311,6 +331,20 @@ struct dra_rollback_step {
 	enum dra_rollback_action  action;
 	struct cJSON		 *body;		/* NULL for NOTHING, KEEP */
 	char			 *why;		/* NOTHING, KEEP: one line */
+	/*
+	 * What changed the object since the apply, or NULL: "changed
+	 * since the apply (resourceVersion 812 -> 907) by \"other\"", for
+	 * a Node with the labels ("(nvidia.com/mig.config all-balanced ->
+	 * all-1g.10gb)"), or "deleted since the apply (resourceVersion
+	 * 812 then)".  Only when the backup journaled the apply
+	 * (applied_rv) and the live object differs from what it applied
+	 * (a Node: in the labels the plan set; another kind: normalized,
+	 * dra_apply_normalize(), so a quota's status does not count).
+	 * drift_ours: one of those named is kubectl-dra itself (a later
+	 * apply).
+	 */
+	char			 *drift;
+	int			  drift_ours;
 };
 
 /*
@@ -332,6 +366,7 @@ struct dra_rollback_step {
  *    live's resourceVersion (its managedFields too, so field
  *    ownership is as it was; no uid, no status), or NOTHING when the
  *    normalized objects are equal.
+ * And st->drift, when the step changes something (not NOTHING, KEEP).
  * Fills *st (free with dra_rollback_step_free()).
  */
 void	dra_rollback_step(const struct dra_backup_obj *o,

@@ -21,8 +21,13 @@
 #     gives the value, and its ownership, back to "other";
 #  8. a stale plan is refused with exit 3: a claim allocated on a GPU
 #     the plan repartitions, and a node the plan names that is gone;
-#  9. rolling the first apply back: what it created is gone, the
-#     PriorityClass that existed is as it was, the node labels as
+#  9. the backup journals each object's resourceVersion after the
+#     apply: a later apply changing the PriorityClass is reported by
+#     the rollback preview of the first (changed since, by
+#     "kubectl-dra", a later apply), and no longer once that apply is
+#     rolled back; the quota "other" took is reported and deleted
+#     anyway; rolling the first apply back: what it created is gone,
+#     the PriorityClass that existed is as it was, the node labels as
 #     before.
 # The cluster is left as it was found.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -496,14 +501,40 @@ expect_rc gone 3
 grep_in gone err "node $(awk -F '\t' '$1 == "status.layout[0].node" { print $2 }' "$T/plan.tsv")-gone: no longer exists"
 
 # ---- 9. rollback of the first apply ----------------------------------------
+grep -q '"appliedResourceVersion"' "$T/b1.json" || fail "backup b1: no appliedResourceVersion journaled"
+# A later apply changes the PriorityClass: rolling b1 back says so.
+awk -v pc="$pc" '{ if (index($0, "\"name\": \"" pc "\"")) hit = 1
+	if (hit && sub(/"description": "/, "&later: ")) hit = 0; print }' "$T/plan.json" >"$T/later.json"
+cmp -s "$T/plan.json" "$T/later.json" && fail "later.json: the description of $pc was not changed"
+# (--force-conflicts: "other" and gpu-operator own a quota value and a
+# label again since the rollbacks of step 7.)
+dra later apply -f "$T/later.json" --yes --force-conflicts --backup "$T/b5.json"
+expect_rc later 0
+grep_in later out "priorityclass.scheduling.k8s.io/$pc configured"
+dra rb1-later apply --rollback "$T/b1.json"
+expect_rc rb1-later 0
+grep_in rb1-later out "priorityclass.scheduling.k8s.io/$pc restored (dry run): changed since the apply (resourceVersion "
+grep_in rb1-later out 'by "kubectl-dra"; restoring anyway'
+grep_in rb1-later err "changed by a later kubectl-dra apply"
+dra rb5 apply --rollback "$T/b5.json" --yes
+expect_rc rb5 0
+grep_in rb5 out "priorityclass.scheduling.k8s.io/$pc restored"
 dra rb1-preview apply --rollback "$T/b1.json"
 expect_rc rb1-preview 0
 grep_in rb1-preview out "priorityclass.scheduling.k8s.io/$pc restored (dry run)"
+grep -q "priorityclass.scheduling.k8s.io/$pc restored (dry run): changed" "$T/rb1-preview.out" &&
+	fail "after the later apply was rolled back, $pc is still reported changed"
+grep -q "changed by a later kubectl-dra apply" "$T/rb1-preview.err" &&
+	fail "after the later apply was rolled back, a later apply is still reported: $(cat "$T/rb1-preview.err")"
+# "other" took the quota value since (step 7): said, and deleted anyway.
+grep_in rb1-preview out "resourcequota/dra-plan -n $qns deleted (dry run): changed since the apply (resourceVersion "
+grep_in rb1-preview out 'by "other"'
+grep_in rb1-preview out "deleting anyway"
 run state-rb1-preview cluster_state
 dra rb1 apply --rollback "$T/b1.json" --yes
 expect_rc rb1 0
 sed 's/^/  /' "$T/rb1.out"
-[ "$(grep -c ' deleted$' "$T/rb1.out")" = "$(($(grep -c . "$T/objects") - 1))" ] ||
+[ "$(grep -c ' deleted$\| deleted: ' "$T/rb1.out")" = "$(($(grep -c . "$T/objects") - 1))" ] ||
 	fail "the rollback did not delete every object apply created"
 grep_in rb1 out "priorityclass.scheduling.k8s.io/$pc restored"
 for _ in $(seq 1 $poll_max); do

@@ -1066,6 +1066,155 @@ test_rollback(void **state)
 	cJSON_Delete(o.labels);
 }
 
+/*
+ * What changed an object since the apply journaled it: named with who
+ * changed it, reported only when the step undoes something, never for
+ * a quota's status; and the journal's round trip through the backup.
+ */
+static void
+test_drift(void **state)
+{
+	struct dra_backup_obj		 o;
+	struct dra_backup		 b, b2;
+	struct dra_rollback_step	 st;
+	struct dra_err			 err;
+	cJSON				*res, *live, *doc;
+
+	(void)state;
+	memset(&o, 0, sizeof o);
+	o.api_version = (char *)"v1";
+	o.kind = (char *)"ResourceQuota";
+	o.ns = (char *)"team-a";
+	o.name = (char *)"dra-plan";
+	o.path = (char *)"/api/v1/namespaces/team-a/resourcequotas/dra-plan";
+	o.display = (char *)"resourcequota/dra-plan";
+	o.uid = (char *)"u-2";
+	o.applied = 1;
+	res = parse("{\"apiVersion\":\"v1\",\"kind\":\"ResourceQuota\","
+	    "\"metadata\":{\"name\":\"dra-plan\",\"namespace\":\"team-a\","
+	    "\"uid\":\"u-2\",\"resourceVersion\":\"90\",\"labels\":{"
+	    "\"app.kubernetes.io/managed-by\":\"kubectl-dra\"},"
+	    "\"managedFields\":[{\"manager\":\"kubectl-dra\","
+	    "\"operation\":\"Apply\",\"time\":\"2026-01-01T00:00:00Z\"}]},"
+	    "\"spec\":{\"hard\":{\"pods\":\"1\"}},\"status\":{}}");
+	dra_backup_applied(&o, res);
+	assert_string_equal(o.applied_rv, "90");
+	assert_null(at(o.applied_obj, "status"));
+	/* Unchanged, or only its status (the quota controller): none. */
+	live = cJSON_Duplicate(res, 1);
+	dra_rollback_step(&o, live, &st);
+	assert_int_equal(st.action, DRA_RB_DELETE);
+	assert_null(st.drift);
+	dra_rollback_step_free(&st);
+	cJSON_ReplaceItemInObjectCaseSensitive(at(live, "metadata"),
+	    "resourceVersion", cJSON_CreateString("91"));
+	cJSON_ReplaceItemInObject(live, "status",
+	    parse("{\"used\":{\"pods\":\"1\"}}"));
+	dra_rollback_step(&o, live, &st);
+	assert_null(st.drift);
+	dra_rollback_step_free(&st);
+	/* Another manager changed a value since. */
+	cJSON_ReplaceItemInObjectCaseSensitive(at(live, "metadata"),
+	    "resourceVersion", cJSON_CreateString("95"));
+	cJSON_ReplaceItemInObjectCaseSensitive(at(live, "spec.hard"), "pods",
+	    cJSON_CreateString("5"));
+	cJSON_AddItemToArray(at(live, "metadata.managedFields"),
+	    parse("{\"manager\":\"other\",\"operation\":\"Apply\","
+	    "\"time\":\"2026-01-02T00:00:00Z\"}"));
+	dra_rollback_step(&o, live, &st);
+	assert_int_equal(st.action, DRA_RB_DELETE);
+	assert_string_equal(st.drift, "changed since the apply "
+	    "(resourceVersion 90 -> 95) by \"other\"");
+	assert_false(st.drift_ours);
+	dra_rollback_step_free(&st);
+	/* A later apply of kubectl-dra too. */
+	cJSON_ReplaceItemInObjectCaseSensitive(at(live,
+	    "metadata.managedFields.0"), "time",
+	    cJSON_CreateString("2026-01-03T00:00:00Z"));
+	dra_rollback_step(&o, live, &st);
+	assert_string_equal(st.drift, "changed since the apply "
+	    "(resourceVersion 90 -> 95) by \"kubectl-dra\", \"other\"");
+	assert_true(st.drift_ours);
+	dra_rollback_step_free(&st);
+	/* Left alone (another uid): nothing of theirs is undone. */
+	o.uid = (char *)"u-9";
+	dra_rollback_step(&o, live, &st);
+	assert_int_equal(st.action, DRA_RB_KEEP);
+	assert_null(st.drift);
+	dra_rollback_step_free(&st);
+	o.uid = (char *)"u-2";
+
+	/* The journal goes through the backup file and back. */
+	memset(&b, 0, sizeof b);
+	b.server = (char *)"https://127.0.0.1:6443";
+	b.v = &o;
+	b.n = 1;
+	doc = dra_backup_encode(&b);
+	assert_string_equal(str_at(doc, "objects.0.appliedResourceVersion"),
+	    "90");
+	assert_non_null(at(doc, "objects.0.appliedObject"));
+	assert_int_equal(dra_backup_decode(doc, &b2, &err), KUBE_OK);
+	assert_string_equal(b2.v[0].applied_rv, "90");
+	assert_true(cJSON_Compare(b2.v[0].applied_obj, o.applied_obj, 1));
+	dra_backup_free(&b2);
+	cJSON_ReplaceItemInObjectCaseSensitive(at(doc, "objects.0"),
+	    "applied", cJSON_CreateFalse());
+	assert_int_equal(dra_backup_decode(doc, &b2, &err), KUBE_E_PARSE);
+	assert_string_equal(err.msg, "objects[0].appliedResourceVersion: "
+	    "only an object applied has one");
+	dra_backup_free(&b2);
+	cJSON_Delete(doc);
+	free(o.applied_rv);
+	cJSON_Delete(o.applied_obj);
+	cJSON_Delete(live);
+	cJSON_Delete(res);
+
+	/* A Node: its labels the plan set, and who owns them now. */
+	memset(&o, 0, sizeof o);
+	o.api_version = (char *)"v1";
+	o.kind = (char *)"Node";
+	o.name = (char *)"n1";
+	o.present = 1;
+	o.applied = 1;
+	o.object = parse("{\"metadata\":{\"name\":\"n1\"}}");
+	o.labels = parse("{\"nvidia.com/mig.config\":null}");
+	res = parse("{\"metadata\":{\"name\":\"n1\",\"resourceVersion\":"
+	    "\"7\",\"labels\":{\"nvidia.com/mig.config\":\"dra-plan-1\","
+	    "\"other\":\"x\"}}}");
+	dra_backup_applied(&o, res);
+	assert_string_equal(str_at(o.applied_obj,
+	    "metadata.labels.nvidia.com/mig.config"), "dra-plan-1");
+	assert_null(at(o.applied_obj, "metadata.labels.other"));
+	/* The kubelet wrote its status, someone another label: none. */
+	live = parse("{\"metadata\":{\"name\":\"n1\",\"resourceVersion\":"
+	    "\"30\",\"labels\":{\"nvidia.com/mig.config\":\"dra-plan-1\","
+	    "\"other\":\"y\"}}}");
+	dra_rollback_step(&o, live, &st);
+	assert_int_equal(st.action, DRA_RB_LABELS);
+	assert_null(st.drift);
+	dra_rollback_step_free(&st);
+	cJSON_Delete(live);
+	live = parse("{\"metadata\":{\"name\":\"n1\",\"resourceVersion\":"
+	    "\"31\",\"labels\":{\"nvidia.com/mig.config\":\"all-1g\"},"
+	    "\"managedFields\":[{\"manager\":\"kubectl-label\","
+	    "\"operation\":\"Update\",\"fieldsV1\":{\"f:metadata\":{"
+	    "\"f:labels\":{\"f:nvidia.com/mig.config\":{}}}}},"
+	    "{\"manager\":\"kubelet\",\"operation\":\"Update\","
+	    "\"fieldsV1\":{\"f:status\":{}}}]}}");
+	dra_rollback_step(&o, live, &st);
+	assert_int_equal(st.action, DRA_RB_LABELS);
+	assert_string_equal(st.drift, "changed since the apply "
+	    "(resourceVersion 7 -> 31) (nvidia.com/mig.config dra-plan-1 -> "
+	    "all-1g) by \"kubectl-label\"");
+	dra_rollback_step_free(&st);
+	cJSON_Delete(live);
+	cJSON_Delete(res);
+	free(o.applied_rv);
+	cJSON_Delete(o.applied_obj);
+	cJSON_Delete(o.object);
+	cJSON_Delete(o.labels);
+}
+
 /* The fieldsV1 label set of managedFields entry i of a body. */
 static cJSON *
 owned_labels(cJSON *body, int i)
@@ -1179,6 +1328,7 @@ main(void)
 		cmocka_unit_test(test_stale),
 		cmocka_unit_test(test_stale_quota),
 		cmocka_unit_test(test_conflict_takes),
+		cmocka_unit_test(test_drift),
 		cmocka_unit_test(test_rollback),
 		cmocka_unit_test(test_owners),
 	};
