@@ -5,8 +5,7 @@
  * namespace or pool after a totals row "*" (views/top.h computes the
  * figures; docs/TOP.md says what each column counts).
  *
- * Output: a table laid out as kubectl's (widths in display columns,
- * wcwidth), its percentages coloured against the planner's 80% target
+ * Output: a table laid out as kubectl's (output.c), its percentages coloured against the planner's 80% target
  * and 95% ceiling when stdout is a terminal (not with NO_COLOR,
  * --no-color or TERM=dumb); on a terminal narrower than the table the
  * last columns are left out with a warning (never with -o wide); -o
@@ -15,19 +14,11 @@
  * scrape job).  A user refused the cluster-scoped lists gets a message
  * naming them, or for namespaces the claims it may read.
  */
-/* wcwidth (X/Open), for display widths. */
-#define _XOPEN_SOURCE	700
-
 #include "dra.h"
 
-#include <sys/ioctl.h>
-
-#include <langinfo.h>
-#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <wchar.h>
 
 #include <cjson/cJSON.h>
 
@@ -36,9 +27,6 @@
 #include "top.h"
 #include "xmalloc.h"
 
-#define TOP_MINWIDTH	6
-#define TOP_PADDING	3
-#define TOP_COLUMNS	80	/* a terminal whose width is unknown */
 
 static const char cmd_top_help[] =
 "Kinds: nodes (node, no; the default), classes (class, deviceclasses),\n"
@@ -89,12 +77,6 @@ static enum dra_ret top_bad_kind(struct dra_ctx *, const char *);
 static enum dra_ret top_denied(struct dra_ctx *, enum dra_top_kind, int);
 static unsigned	 top_needs(enum dra_top_kind, int);
 static int	 top_color(const struct dra_ctx *);
-static size_t	 top_columns(void);
-static size_t	 top_width(const char *);
-static void	 top_locale(void);
-static void	 top_pad(FILE *, size_t);
-static void	 top_print(FILE *, const struct dra_table *,
-		    const unsigned char *, int, int, int, size_t, size_t);
 
 static int
 top_output(const char *s, enum top_out *out)
@@ -214,180 +196,13 @@ top_color(const struct dra_ctx *ctx)
 	return isatty(fileno(stdout));
 }
 
-/*
- * The columns of the terminal on stdout (TIOCGWINSZ, else $COLUMNS,
- * else 80), or 0 when stdout is not a terminal: pipes and files get
- * every column, as kubectl prints them.
- */
-static size_t
-top_columns(void)
-{
-	struct winsize	 ws;
-	const char	*e;
-	long		 n;
-	char		*end;
-
-	if (!isatty(fileno(stdout)))
-		return 0;
-	if (ioctl(fileno(stdout), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	if ((e = getenv("COLUMNS")) != NULL) {
-		n = strtol(e, &end, 10);
-		if (*e != '\0' && *end == '\0' && n > 0 && n < 10000)
-			return (size_t)n;
-	}
-	return TOP_COLUMNS;
-}
-
-/*
- * The display width of a UTF-8 cell in terminal columns: wcwidth of
- * each character (a wide CJK character takes two, a combining mark
- * none); a byte that does not decode, or a character wcwidth does not
- * know, one.  The caller has set LC_CTYPE to a UTF-8 locale.
- */
-static size_t
-top_width(const char *s)
-{
-	mbstate_t	ps;
-	wchar_t		wc;
-	size_t		w = 0, n;
-	int		cw;
-
-	memset(&ps, 0, sizeof ps);
-	while (*s != '\0') {
-		if ((unsigned char)*s < 0x80) {
-			s++;
-			w++;
-			continue;
-		}
-		n = mbrtowc(&wc, s, MB_CUR_MAX, &ps);
-		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
-			memset(&ps, 0, sizeof ps);
-			s++;
-			w++;
-			continue;
-		}
-		cw = wcwidth(wc);
-		w += cw < 0 ? 1 : (size_t)cw;
-		s += n;
-	}
-	return w;
-}
-
-/*
- * wcwidth needs a UTF-8 LC_CTYPE: the user's when it is one, else
- * C.UTF-8 (cells are UTF-8 whatever the locale says).
- */
-static void
-top_locale(void)
-{
-	const char	*cs;
-
-	if (setlocale(LC_CTYPE, "") != NULL &&
-	    (cs = nl_langinfo(CODESET)) != NULL &&
-	    strcmp(cs, "UTF-8") == 0)
-		return;
-	if (setlocale(LC_CTYPE, "C.UTF-8") == NULL)
-		(void)setlocale(LC_CTYPE, "C");
-}
-
-static void
-top_pad(FILE *f, size_t n)
-{
-	while (n-- > 0)
-		fputc(' ', f);
-}
-
-/*
- * The table as dra_table_print lays it out (output.c: kubectl's
- * tabwriter, minimum width 6, padding 3, the last column unpadded),
- * widths in display columns, each cell with a percentage in its
- * level's colour when color is set (the escape codes surround the
- * cell, not its padding).  Given columns (a terminal's width), the
- * columns after the first cols_min that the width cannot hold are
- * left out, rightmost first, and named on standard error.
- */
-static void
-top_print(FILE *f, const struct dra_table *t, const unsigned char *lv,
-    int wide, int no_headers, int color, size_t columns, size_t cols_min)
-{
-	static const char	*esc[] = { NULL, "\033[32m", "\033[33m",
-				    "\033[31m" };
-	size_t			*width, *vis, nvis = 0, keep, i, j, w, total;
-	const char		*c;
-	unsigned char		 l;
-	char			 dropped[256];
-	int			 n;
-
-	width = xcalloc(t->ncolumns + 1, sizeof *width);
-	vis = xcalloc(t->ncolumns + 1, sizeof *vis);
-	for (j = 0; j < t->ncolumns; j++) {
-		if ((t->columns[j].flags & DRA_COL_WIDE) && !wide)
-			continue;
-		vis[nvis++] = j;
-		width[j] = no_headers ? 0 : top_width(t->columns[j].name);
-	}
-	for (i = 0; i < t->nrows; i++) {
-		for (j = 0; j < nvis; j++) {
-			w = top_width(t->rows[i].cells[vis[j]]);
-			if (w > width[vis[j]])
-				width[vis[j]] = w;
-		}
-	}
-	for (j = 0; j < nvis; j++) {
-		width[vis[j]] += TOP_PADDING;
-		if (width[vis[j]] < TOP_MINWIDTH)
-			width[vis[j]] = TOP_MINWIDTH;
-	}
-	/* The line is the padded columns but the last, unpadded. */
-	keep = nvis;
-	while (columns > 0 && keep > cols_min) {
-		for (total = 0, j = 0; j + 1 < keep; j++)
-			total += width[vis[j]];
-		total += width[vis[keep - 1]] - TOP_PADDING;
-		if (total <= columns)
-			break;
-		keep--;
-	}
-	if (keep < nvis) {
-		dropped[0] = '\0';
-		for (j = keep, n = 0; j < nvis; j++)
-			n += snprintf(dropped + (n < (int)sizeof dropped ? n :
-			    (int)sizeof dropped - 1), (size_t)(n <
-			    (int)sizeof dropped ? (int)sizeof dropped - n : 1),
-			    "%s%s", j > keep ? ", " : "",
-			    t->columns[vis[j]].name);
-		dra_warning("%s not shown: the table is wider than the "
-		    "terminal's %zu columns (-o wide or a pipe prints every "
-		    "column)", dropped, columns);
-		nvis = keep;
-	}
-	if (!no_headers) {
-		for (j = 0; j < nvis; j++) {
-			fputs(t->columns[vis[j]].name, f);
-			if (j + 1 < nvis)
-				top_pad(f, width[vis[j]] -
-				    top_width(t->columns[vis[j]].name));
-		}
-		fputc('\n', f);
-	}
-	for (i = 0; i < t->nrows; i++) {
-		for (j = 0; j < nvis; j++) {
-			c = t->rows[i].cells[vis[j]];
-			l = lv[i * t->ncolumns + vis[j]];
-			if (color && l > DRA_TOP_LEVEL_NONE &&
-			    l <= DRA_TOP_LEVEL_OVER)
-				fprintf(f, "%s%s\033[0m", esc[l], c);
-			else
-				fputs(c, f);
-			if (j + 1 < nvis)
-				top_pad(f, width[vis[j]] - top_width(c));
-		}
-		fputc('\n', f);
-	}
-	free(width);
-	free(vis);
-}
+/* The colour of each DRA_TOP_LEVEL_*: green, yellow, red. */
+static const char *const top_escapes[] = {
+	[DRA_TOP_LEVEL_NONE] = NULL,
+	[DRA_TOP_LEVEL_LOW] = "\033[32m",
+	[DRA_TOP_LEVEL_HIGH] = "\033[33m",
+	[DRA_TOP_LEVEL_OVER] = "\033[31m",
+};
 
 static enum dra_ret
 cmd_top_exec(struct dra_ctx *ctx, struct dra_args *args)
@@ -397,6 +212,7 @@ cmd_top_exec(struct dra_ctx *ctx, struct dra_args *args)
 	struct dra_top		*top = NULL;
 	struct dra_table	*t = NULL;
 	struct dra_filter	 f;
+	struct dra_table_style	 st;
 	struct dra_err		 err;
 	enum dra_top_kind	 kind = DRA_TOP_NODES;
 	enum top_out		 out;
@@ -496,16 +312,23 @@ cmd_top_exec(struct dra_ctx *ctx, struct dra_args *args)
 	case TOP_TABLE:
 	case TOP_WIDE:
 	default:
+		memset(&st, 0, sizeof st);
 		t = dra_top_table(top, out == TOP_WIDE, &lv);
-		top_locale();
 		/*
-		 * A terminal gets what its width holds, the name columns
-		 * and DEVICES at least; -o wide and pipes every column.
+		 * Percentages in their level's colour; a terminal gets what
+		 * its width holds, the name columns and DEVICES at least;
+		 * -o wide and pipes every column.
 		 */
-		top_print(stdout, t, lv, out == TOP_WIDE,
-		    ctx->opts.no_headers, top_color(ctx), out == TOP_WIDE ?
-		    0 : top_columns(), kind == DRA_TOP_POOLS ? 3 :
-		    kind == DRA_TOP_NAMESPACES ? 4 : 2);
+		if (top_color(ctx)) {
+			st.levels = lv;
+			st.colors = top_escapes;
+			st.ncolors = sizeof top_escapes / sizeof top_escapes[0];
+		}
+		st.columns = out == TOP_WIDE ? 0 : dra_terminal_columns();
+		st.keep_min = kind == DRA_TOP_POOLS ? 3 :
+		    kind == DRA_TOP_NAMESPACES ? 4 : 2;
+		dra_table_print_styled(stdout, t, out == TOP_WIDE,
+		    ctx->opts.no_headers, &st);
 		break;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))

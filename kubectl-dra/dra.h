@@ -286,6 +286,42 @@ int	dra_output_parse(const char *s, enum dra_output *out);
 void	dra_table_print(FILE *f, const struct dra_table *t, int wide,
 	    int no_headers);
 
+/* How dra_table_print_styled colours and fits a table. */
+struct dra_table_style {
+	/*
+	 * A colour index per cell (t->nrows * t->ncolumns, row-major;
+	 * borrowed) or NULL; colors[i] (ncolors entries) is the escape
+	 * sequence written before a cell of index i ("\033[0m" after it,
+	 * never around the padding), NULL for none.
+	 */
+	const unsigned char	*levels;
+	const char *const	*colors;
+	size_t			 ncolors;
+	/*
+	 * The terminal's width in columns (0: no limit).  Columns after
+	 * the first keep_min that the width cannot hold are left out,
+	 * rightmost first, and named in one "Warning:" line on stderr.
+	 */
+	size_t			 columns;
+	size_t			 keep_min;
+};
+
+/*
+ * dra_table_print with per-cell colours and a width to fit (st NULL:
+ * exactly dra_table_print).  Both measure cells in display columns:
+ * wcwidth per character in a UTF-8 LC_CTYPE (set once: the user's when
+ * it is UTF-8, else C.UTF-8), a byte that does not decode as one.
+ */
+void	dra_table_print_styled(FILE *f, const struct dra_table *t, int wide,
+	    int no_headers, const struct dra_table_style *st);
+
+/*
+ * The width of the terminal on stdout (TIOCGWINSZ, else $COLUMNS, else
+ * 80), or 0 when stdout is not a terminal: pipes and files get every
+ * column, as kubectl prints them.
+ */
+size_t	dra_terminal_columns(void);
+
 /*
  * Print the rows of t as -o name, json or yaml: one "kind/name" per
  * line; or a v1 List (one object alone when single is set and there

@@ -3,17 +3,26 @@
  *
  * Tables follow kubectl's printers (k8s.io/cli-runtime printers
  * tabwriter: minimum width 6, padding 3, left-aligned, the last column
- * unpadded).  Objects print as kubectl -o json (json.MarshalIndent
+ * unpadded), widths in display columns (wcwidth).  Objects print as kubectl -o json (json.MarshalIndent
  * with 4 spaces, HTML-safe escapes) and -o yaml (kube_yaml_write); a
  * list of objects is a v1 List with an empty resourceVersion, as
  * kubectl prints one.
  */
+/* wcwidth (X/Open), for display widths. */
+#define _XOPEN_SOURCE	700
+
 #include "dra.h"
 
+#include <sys/ioctl.h>
+
+#include <langinfo.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <wchar.h>
 
 #include <cjson/cJSON.h>
 
@@ -23,6 +32,7 @@
 
 #define TAB_MINWIDTH	6
 #define TAB_PADDING	3
+#define TAB_COLUMNS	80	/* a terminal whose width is unknown */
 
 int
 dra_output_parse(const char *s, enum dra_output *out)
@@ -42,14 +52,57 @@ dra_output_parse(const char *s, enum dra_output *out)
 	return 0;
 }
 
+/*
+ * LC_CTYPE for wcwidth: the user's when it is UTF-8, else C.UTF-8
+ * (cells are UTF-8 whatever the locale says).  Once per process.
+ */
+static void
+table_locale(void)
+{
+	static int	 done;
+	const char	*cs;
+
+	if (done)
+		return;
+	done = 1;
+	if (setlocale(LC_CTYPE, "") != NULL &&
+	    (cs = nl_langinfo(CODESET)) != NULL && strcmp(cs, "UTF-8") == 0)
+		return;
+	if (setlocale(LC_CTYPE, "C.UTF-8") == NULL)
+		(void)setlocale(LC_CTYPE, "C");
+}
+
+/*
+ * The display width of a UTF-8 cell in terminal columns: wcwidth of
+ * each character (a wide CJK character takes two, a combining mark
+ * none); a byte that does not decode, or a character wcwidth does not
+ * know, one.
+ */
 static size_t
 text_width(const char *s)
 {
-	size_t	w = 0;
+	mbstate_t	ps;
+	wchar_t		wc;
+	size_t		w = 0, n;
+	int		cw;
 
-	for (; *s != '\0'; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80)
+	memset(&ps, 0, sizeof ps);
+	while (*s != '\0') {
+		if ((unsigned char)*s < 0x80) {
+			s++;
 			w++;
+			continue;
+		}
+		n = mbrtowc(&wc, s, MB_CUR_MAX, &ps);
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			memset(&ps, 0, sizeof ps);
+			s++;
+			w++;
+			continue;
+		}
+		cw = wcwidth(wc);
+		w += cw < 0 ? 1 : (size_t)cw;
+		s += n;
 	}
 	return w;
 }
@@ -67,11 +120,43 @@ pad(FILE *f, size_t n)
 	}
 }
 
+size_t
+dra_terminal_columns(void)
+{
+	struct winsize	 ws;
+	const char	*e;
+	long		 n;
+	char		*end;
+
+	if (!isatty(fileno(stdout)))
+		return 0;
+	if (ioctl(fileno(stdout), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	if ((e = getenv("COLUMNS")) != NULL) {
+		n = strtol(e, &end, 10);
+		if (*e != '\0' && *end == '\0' && n > 0 && n < 10000)
+			return (size_t)n;
+	}
+	return TAB_COLUMNS;
+}
+
 void
 dra_table_print(FILE *f, const struct dra_table *t, int wide, int no_headers)
 {
-	size_t	*width, *vis, nvis = 0, i, j, w;
+	dra_table_print_styled(f, t, wide, no_headers, NULL);
+}
 
+void
+dra_table_print_styled(FILE *f, const struct dra_table *t, int wide,
+    int no_headers, const struct dra_table_style *st)
+{
+	size_t		*width, *vis, nvis = 0, keep, i, j, w, total;
+	const char	*c, *esc;
+	unsigned char	 l;
+	char		 dropped[256];
+	int		 n;
+
+	table_locale();
 	width = xcalloc(t->ncolumns + 1, sizeof *width);
 	vis = xcalloc(t->ncolumns + 1, sizeof *vis);
 	for (j = 0; j < t->ncolumns; j++) {
@@ -92,6 +177,29 @@ dra_table_print(FILE *f, const struct dra_table *t, int wide, int no_headers)
 		if (width[vis[j]] < TAB_MINWIDTH)
 			width[vis[j]] = TAB_MINWIDTH;
 	}
+	/* The line is the padded columns but the last, unpadded. */
+	keep = nvis;
+	while (st != NULL && st->columns > 0 && keep > st->keep_min) {
+		for (total = 0, j = 0; j + 1 < keep; j++)
+			total += width[vis[j]];
+		total += width[vis[keep - 1]] - TAB_PADDING;
+		if (total <= st->columns)
+			break;
+		keep--;
+	}
+	if (keep < nvis) {
+		dropped[0] = '\0';
+		for (j = keep, n = 0; j < nvis; j++)
+			n += snprintf(dropped + (n < (int)sizeof dropped ? n :
+			    (int)sizeof dropped - 1), (size_t)(n <
+			    (int)sizeof dropped ? (int)sizeof dropped - n : 1),
+			    "%s%s", j > keep ? ", " : "",
+			    t->columns[vis[j]].name);
+		dra_warning("%s not shown: the table is wider than the "
+		    "terminal's %zu columns (-o wide or a pipe prints every "
+		    "column)", dropped, st->columns);
+		nvis = keep;
+	}
 	if (!no_headers) {
 		for (j = 0; j < nvis; j++) {
 			fputs(t->columns[vis[j]].name, f);
@@ -103,9 +211,17 @@ dra_table_print(FILE *f, const struct dra_table *t, int wide, int no_headers)
 	}
 	for (i = 0; i < t->nrows; i++) {
 		for (j = 0; j < nvis; j++) {
-			const char	*c = t->rows[i].cells[vis[j]];
-
-			fputs(c, f);
+			c = t->rows[i].cells[vis[j]];
+			esc = NULL;
+			if (st != NULL && st->levels != NULL) {
+				l = st->levels[i * t->ncolumns + vis[j]];
+				if (l < st->ncolors)
+					esc = st->colors[l];
+			}
+			if (esc != NULL)
+				fprintf(f, "%s%s\033[0m", esc, c);
+			else
+				fputs(c, f);
 			if (j + 1 < nvis)
 				pad(f, width[vis[j]] - text_width(c));
 		}
