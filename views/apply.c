@@ -1820,6 +1820,9 @@ drift_of(const struct dra_backup_obj *o, const cJSON *live, int *ours)
 			return NULL;
 		}
 		cJSON_ArrayForEach(e, managed_fields(live)) {
+			/* A status writer changed no content compared. */
+			if (same_str(str_of(e, "subresource"), "status"))
+				continue;
 			cJSON_ArrayForEach(f, managed_fields(o->applied_obj))
 				if (same_str(str_of(e, "manager"),
 				    str_of(f, "manager")) &&

@@ -3,6 +3,7 @@
 #
 # The plan of data/plan-demand.yaml (t0080's demand), made live:
 #  1. before its namespaces exist, apply refuses and names them;
+#  1b. a pending claim charged beyond a plan's quota: refused, exit 3;
 #  2. one of its PriorityClasses already exists (made by kubectl
 #     create, same value and description, no label);
 #  3. the preview (no --yes) changes nothing; its lines say created
@@ -219,6 +220,36 @@ for ns in $namespaces; do
 	run "ns-$ns-label" kubectl label namespace "$ns" "$label" >/dev/null
 done
 
+# ---- 1b. a quota the namespace's claims already exceed -----------------------
+# A pending claim charged one device more than the plan's hard for a
+# class (the evaluator charges the spec): the plan is refused, exit 3.
+qm=$(awk -F '\t' '$1 ~ /^status\.manifests\[[0-9]+\]\.kind$/ && $2 == "ResourceQuota" { sub(/\.kind$/, "", $1); print $1; exit }' "$T/plan.tsv")
+qns0=$(jv "$T/plan.tsv" "$qm.metadata.namespace")
+sfx=.deviceclass.resource.k8s.io/devices
+qline=$(awk -F '\t' -v p="$qm.spec.hard." -v s="$sfx" 'index($1, p) == 1 && substr($1, length($1) - length(s) + 1) == s { print substr($1, length(p) + 1) "\t" $2; exit }' "$T/plan.tsv")
+qkey=${qline%%	*}
+qhard=${qline##*	}
+qcls=${qkey%"$sfx"}
+if [ -n "$qkey" ] && [ "$qhard" -lt 32 ]; then
+	cat >"$T/over.yaml" <<EOT
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: over-0, namespace: $qns0}
+spec:
+  devices:
+    requests:
+    - name: dev
+      exactly: {deviceClassName: $qcls, count: $((qhard + 1))}
+EOT
+	run over-create kubectl create -f "$T/over.yaml" || finish
+	dra over apply -f "$T/plan.json"
+	expect_rc over 3
+	grep_in over err "quota dra-plan in $qns0: $qkey: $((qhard + 1)) used, the plan's hard is $qhard"
+	run over-del kubectl delete resourceclaim over-0 -n "$qns0" --wait=true
+else
+	fail "the plan's quota of $qns0 has no device key below 32: $qline"
+fi
+
 # ---- 2. an object of the plan already exists ------------------------------
 desc=$(awk -F '\t' -v n="$pc" '
 	$1 ~ /^status\.manifests\[[0-9]+\]\.metadata\.name$/ && $2 == n { i = $1; sub(/\.metadata\.name$/, "", i) }
@@ -308,7 +339,7 @@ grep -q '"phase": "complete"' "$T/b1.json" || fail "backup b1: phase is not comp
 # A backup without the uids apply recorded (as when someone else created
 # the objects, or a later apply labelled them): the rollback deletes
 # none of them, though each carries the label and kubectl-dra/Apply.
-awk '/"createdUID"/ { sub(/,[ \t]*$/, "", prev); next }
+awk '/"createdUID"/ { if ($0 !~ /,[ \t]*$/) sub(/,[ \t]*$/, "", prev); next }
 	NR > 1 { print prev } { prev = $0 } END { print prev }' "$T/b1.json" >"$T/b1-nouid.json"
 grep -q createdUID "$T/b1-nouid.json" && fail "b1-nouid.json still has a createdUID"
 dra nouid apply --rollback "$T/b1-nouid.json" --yes

@@ -1121,6 +1121,11 @@ test_drift(void **state)
 	cJSON_AddItemToArray(at(live, "metadata.managedFields"),
 	    parse("{\"manager\":\"other\",\"operation\":\"Apply\","
 	    "\"time\":\"2026-01-02T00:00:00Z\"}"));
+	/* The quota controller wrote the status meanwhile: not named. */
+	cJSON_AddItemToArray(at(live, "metadata.managedFields"),
+	    parse("{\"manager\":\"kube-controller-manager\",\"operation\":"
+	    "\"Update\",\"subresource\":\"status\",\"time\":"
+	    "\"2026-01-02T00:00:01Z\"}"));
 	dra_rollback_step(&o, live, &st);
 	assert_int_equal(st.action, DRA_RB_DELETE);
 	assert_string_equal(st.drift, "changed since the apply "
