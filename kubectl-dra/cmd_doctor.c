@@ -137,21 +137,6 @@ go_duration(const char *text, double *sec)
 	return rc;
 }
 
-/* KUBECTL_DRA_NOW (Unix seconds) replaces the clock, as source.c does. */
-static void
-apply_now(struct kube_snapshot *s)
-{
-	const char	*now = getenv("KUBECTL_DRA_NOW");
-	char		*end;
-	long long	 v;
-
-	if (now == NULL || *now == '\0')
-		return;
-	v = strtoll(now, &end, 10);
-	if (*end == '\0' && v > 0)
-		s->now = (int64_t)v;
-}
-
 #ifdef DRA_HAVE_CLIENT
 
 /* The user's namespace, kept beyond the client (dra_doctor_opts). */
@@ -414,7 +399,7 @@ run_live(struct dra_ctx *ctx, struct dra_doctor_report *r,
 		s->source = kube_snapshot_intern(s, kube_client_server(c));
 		s->served_version = kube_snapshot_intern(s,
 		    info.group_version);
-		apply_now(s);	/* pending-claims' threshold, before Pods */
+		dra_source_clock(s);	/* pending-claims' threshold, before Pods */
 		o->unread = o->partial = 0;
 		dra_err_clear(&err);
 		rc = load_kinds(c, &info, own_ns, s, o, &err);
@@ -430,7 +415,7 @@ run_live(struct dra_ctx *ctx, struct dra_doctor_report *r,
 		return dra_error("%s", err.msg);
 	}
 	kube_snapshot_finish(s);
-	apply_now(s);
+	dra_source_clock(s);
 	*out = s;
 	return DRA_RET_OK;
 }

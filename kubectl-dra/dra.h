@@ -387,6 +387,13 @@ enum dra_ret dra_source_load(struct dra_ctx *ctx, unsigned needs,
 	    const char *namespace, struct kube_snapshot **out);
 
 /*
+ * KUBECTL_DRA_NOW (Unix seconds), when set to a positive number,
+ * replaces s->now, so ages are reproducible in tests; else s->now is
+ * left as it is.
+ */
+void	dra_source_clock(struct kube_snapshot *s);
+
+/*
  * The namespace a command works in: -n, else the kubeconfig context's
  * (when a cluster client is built in and configured), else "default".
  * Borrowed (static or from opts).

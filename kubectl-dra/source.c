@@ -28,8 +28,8 @@
 #include "source-int.h"
 #endif
 
-static void
-apply_now(struct kube_snapshot *s)
+void
+dra_source_clock(struct kube_snapshot *s)
 {
 	const char	*now = getenv("KUBECTL_DRA_NOW");
 	char		*end;
@@ -93,7 +93,7 @@ load_file(struct dra_ctx *ctx, unsigned needs, struct kube_snapshot **out)
 		return dra_error("%s", err.msg);
 	}
 	kube_snapshot_finish(s);
-	apply_now(s);
+	dra_source_clock(s);
 	*out = s;
 	return DRA_RET_OK;
 }
@@ -458,7 +458,7 @@ load_live(struct dra_ctx *ctx, unsigned needs, const char *ns,
 		s->slices_unread = 1;
 	ctx->denied = denied;
 	kube_snapshot_finish(s);
-	apply_now(s);
+	dra_source_clock(s);
 	*out = s;
 	return DRA_RET_OK;
 }
