@@ -228,6 +228,8 @@ commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git -C "$root" status --porcelain --untracked-files=no -- . ':(exclude)*.md' 2>/dev/null)" ]; then
 	commit="$commit (with uncommitted changes in the tree)"
 fi
+# A build tree of --build may be older than the source tree.
+[ "$build" = "$dir/build" ] || commit="$commit (the source tree; the binaries are those of --build $build)"
 load_start=$(cut -d" " -f1-3 /proc/loadavg)
 # Warm-up: the API server's caches, and what each command prints.
 : >"$dir/results"
