@@ -135,16 +135,7 @@ bench_log "$summary (${load_s}s)"
 # ------------------------------------------------------------- commands --
 # kubectl: the cached 1.37.2 one; the plugin: kubectl-dra on PATH, as a
 # user installs it.
-# shellcheck source=../tests/cluster/lib.sh
-. "$cluster/lib.sh"
-kbin=$DRA_BIN
-[ -x "$kbin/kubectl" ] || bench_die "no $kbin/kubectl"
-mkdir -p "$dir/bin"
-ln -sf "$dra" "$dir/bin/kubectl-dra"
-export PATH=$dir/bin:$kbin:$PATH
-[ "$(command -v kubectl)" = "$kbin/kubectl" ] || bench_die "kubectl on PATH is not $kbin/kubectl"
-kubectl plugin list 2>/dev/null | grep -q "$dir/bin/kubectl-dra" ||
-	bench_die "kubectl does not find kubectl-dra on PATH"
+bench_plugin_path "$root" "$dir" "$dra"
 
 # What the cluster holds, counted by kubectl.
 count() { kubectl get "$@" -A --no-headers 2>/dev/null | wc -l; }
@@ -188,18 +179,9 @@ fi
 [ "$rows_claims" = "$n_claims" ] ||
 	bench_die "kubectl dra get claims printed $rows_claims rows, expected $n_claims"
 # stderr of the warm-up round: warnings are part of what a user sees.
-stderr_of() {
-	local n
-	n=$(grep -c . "$dir/out.$1.err" || true)
-	if [ "$n" -gt 0 ]; then
-		printf '%s line(s), the first: "%s"' "$n" "$(head -n 1 "$dir/out.$1.err")"
-	else
-		echo none
-	fi
-}
-err_kubectl=$(stderr_of kubectl.get)
-err_devices=$(stderr_of plugin.devices)
-err_claims=$(stderr_of plugin.claims)
+err_kubectl=$(bench_stderr_of "$dir/out.kubectl.get.err")
+err_devices=$(bench_stderr_of "$dir/out.plugin.devices.err")
+err_claims=$(bench_stderr_of "$dir/out.plugin.claims.err")
 : >"$dir/results"
 
 # shellcheck disable=SC2086 # labels are plain words
@@ -208,14 +190,9 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 bench_stats "$dir/results" >"$dir/stats"
 
 # Where the plugin's wall time goes: one more run of each view with
-# --v=6, which logs every request with its duration (from sending it to
-# the last byte of the body, gzip included; not the decoding).
-http_time() {
-	kubectl-dra get "$1" -A --v=6 2>&1 >/dev/null |
-		awk '/ in [0-9]+ ms$/ { n++; ms += $(NF - 1) } END { printf "%d requests, %.2f s", n, ms / 1000 }'
-}
-http_devices=$(http_time devices)
-http_claims=$(http_time claims)
+# --v=6 (bench_http_time: the requests' count and summed time).
+http_devices=$(bench_http_time kubectl-dra get devices -A)
+http_claims=$(bench_http_time kubectl-dra get claims -A)
 if [ "$perf" = 1 ]; then
 	bench_need perf
 	for what in devices claims; do
