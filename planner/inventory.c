@@ -1075,6 +1075,20 @@ whole_placement(const struct plan_geometry *g)
 	return -1;
 }
 
+const char *
+plan_mig_mode_name(enum plan_mig_mode m)
+{
+	switch (m) {
+	case PLAN_MODE_DYNAMIC:
+		return "dynamic";
+	case PLAN_MODE_STATIC:
+		return "static";
+	case PLAN_MODE_WHOLE:
+		break;
+	}
+	return "whole";
+}
+
 int
 plan_static_mig_start(const struct kube_device *d)
 {

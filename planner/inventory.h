@@ -242,6 +242,13 @@ char	*plan_inventory_device(const struct plan_inventory *inv,
 	    const struct plan_gpu *g, int p, char *buf, size_t len);
 
 /*
+ * The word a Plan document and its readers use for mode m: "dynamic",
+ * "static" or "whole" (docs/PLAN-FORMAT.md, status.layout[].gpus[].mode).
+ * Static storage.
+ */
+const char	*plan_mig_mode_name(enum plan_mig_mode m);
+
+/*
  * The first memory slice of a static MIG device d: the lowest i of its
  * memorySlice<i> capacities (non-zero), else from its name: the start
  * of gpu-N-mig-<profile>-<giid>-<start> (NVIDIA's driver v25.12 on) or

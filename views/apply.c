@@ -86,7 +86,6 @@ static int	 plan_consistent(const struct pv_doc *,
 		    const struct sort_item *, size_t, struct dra_err *);
 static void	 list_add(char ***, size_t *, char *);
 static int	 str_cmp(const void *, const void *);
-static const char *mode_name(enum plan_mig_mode);
 static const struct plan_gpu *inv_gpu(const struct plan_inventory *,
 		    const char *, const char *);
 static int	 class_maps(const cJSON *, const struct kube_snapshot *,
@@ -702,20 +701,6 @@ str_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static const char *
-mode_name(enum plan_mig_mode m)
-{
-	switch (m) {
-	case PLAN_MODE_DYNAMIC:
-		return "dynamic";
-	case PLAN_MODE_STATIC:
-		return "static";
-	case PLAN_MODE_WHOLE:
-		break;
-	}
-	return "whole";
-}
-
 /* The GPU named name on node (inventory order: node, then name). */
 static const struct plan_gpu *
 inv_gpu(const struct plan_inventory *inv, const char *node, const char *name)
@@ -939,7 +924,7 @@ dra_apply_stale(const cJSON *plan, const struct kube_snapshot *s,
 				    "says %s: another GPU now has this name",
 				    nn, pg->name, g->pci_bus_id, bus));
 			why = NULL;
-			if (strcmp(pg->mode, mode_name(g->mode)) != 0)
+			if (strcmp(pg->mode, plan_mig_mode_name(g->mode)) != 0)
 				why = "changes its mode";
 			else if (pg->rebuilt)
 				why = "cuts it anew";
@@ -964,7 +949,7 @@ dra_apply_stale(const cJSON *plan, const struct kube_snapshot *s,
 					    "plan does not keep; the plan "
 					    "changes its mode from %s to %s",
 					    nn, pg->name, key, dev,
-					    mode_name(g->mode), pg->mode));
+					    plan_mig_mode_name(g->mode), pg->mode));
 				else if (!found && repart)
 					list_add(&out->problems,
 					    &out->nproblems, xasprintf("%s/%s: "

@@ -75,7 +75,6 @@ struct pd {
 static double	 pd_round(double, int);
 static void	 pd_add_int(cJSON *, const char *, int64_t);
 static void	 pd_add_num(cJSON *, const char *, double, int);
-static const char *pd_mode_name(enum plan_mig_mode);
 static int	 pd_is_nvidia(const struct plan_geometry *);
 static size_t	 pd_class_add(struct pd *, const struct plan_geometry *,
 		    const struct plan_profile *);
@@ -131,20 +130,6 @@ static void
 pd_add_num(cJSON *o, const char *key, double v, int decimals)
 {
 	cJSON_AddNumberToObject(o, key, pd_round(v, decimals));
-}
-
-static const char *
-pd_mode_name(enum plan_mig_mode m)
-{
-	switch (m) {
-	case PLAN_MODE_DYNAMIC:
-		return "dynamic";
-	case PLAN_MODE_STATIC:
-		return "static";
-	case PLAN_MODE_WHOLE:
-		return "whole";
-	}
-	return "dynamic";
 }
 
 static int
@@ -683,7 +668,7 @@ pd_spec(const struct pd *pd)
 			pd_add_int(m, "gpus", (int64_t)n);
 			cJSON_AddBoolToObject(m, "derived", g->derived);
 			cJSON_AddStringToObject(m, "mode",
-			    pd_mode_name((enum plan_mig_mode)mode));
+			    plan_mig_mode_name((enum plan_mig_mode)mode));
 			pd_add_int(m, "memorySlices", g->memory_slices);
 			pd_add_int(m, "computeSlices", g->compute_slices);
 			cJSON_AddItemToArray(a, m);
@@ -1097,7 +1082,7 @@ pd_layout(const struct pd *pd)
 		    gp->name : "");
 		cJSON_AddStringToObject(o, "model", g->model != NULL ?
 		    g->model : "");
-		cJSON_AddStringToObject(o, "mode", pd_mode_name(gp->mode));
+		cJSON_AddStringToObject(o, "mode", plan_mig_mode_name(gp->mode));
 		if (gp->pci_bus_id != NULL)
 			cJSON_AddStringToObject(o, "pciBusID",
 			    gp->pci_bus_id);
