@@ -85,6 +85,20 @@ int	kube_quantity_parse(const char *s, struct kube_quantity *q,
 int	kube_quantity_saturated(const struct kube_quantity *q);
 
 /*
+ * The value of q in units (not thousandths) as a double, for sums and
+ * shares that must not stop at the 1Pi bound: q->milli / 1000 when q
+ * is not saturated (exact to double's 53 bits); when it is, q->text
+ * read again with kube_quantity_parse's own grammar (same sign, digits,
+ * suffix and exponent, the exponent cut to 32 bits as Go cuts it) and
+ * converted by strtod ("2Pi" 2^51, "1Ei" 2^60, "1e30" 1e30; digits
+ * past the 40th dropped, so the result is correct to double
+ * precision); +-HUGE_VAL when it exceeds a double ("1e400"), and
+ * about +-1Pi (the saturated milli / 1000) when a saturated q has no
+ * text.  Never fails; q is only read.
+ */
+double	kube_quantity_approx(const struct kube_quantity *q);
+
+/*
  * a + b in milli, saturated at +-KUBE_QUANTITY_SUM_MAX: for sums of
  * quantities (counters consumed, capacity used) that must not
  * overflow whatever was published.

@@ -28,16 +28,33 @@
  * last digit, so any number of digits and any exponent are exact up
  * to the bound KUBE_QUANTITY_MILLI_MAX (1Pi); a larger value saturates
  * at KUBE_QUANTITY_MILLI_SAT, one milli beyond, which formatting shows
- * as ">1Pi".
+ * as ">1Pi".  kube_quantity_approx reads a saturated value again from
+ * its text, through the same scan, as a double.
  */
 #include "model.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* A quantity's text as scanned: the parts its value is made of. */
+struct scanned {
+	const char	*ip;		/* integer digits, no leading 0 */
+	size_t		 nint;
+	const char	*fp;		/* fraction digits */
+	size_t		 nfrac;
+	const char	*sfx;		/* the suffix as written */
+	int32_t		 exp10;		/* the suffix's power of 10 */
+	int		 bin;		/* and of 1024 */
+	int		 neg;
+};
 
 static int	is_digit(char);
 static int	exponent_suffix(const char *, int32_t *);
+static int	scan(const char *, struct scanned *);
+
+#define APPROX_DIGITS	40	/* digits kept: beyond double's 17 */
 
 static int
 is_digit(char c)
@@ -76,9 +93,13 @@ exponent_suffix(const char *s, int32_t *exp)
 	return 1;
 }
 
-int
-kube_quantity_parse(const char *s, struct kube_quantity *q,
-    struct dra_err *err)
+/*
+ * Scan s as parseQuantityString and suffix.go interpret read it into
+ * *sc.  Returns 0, -1 when s is not a quantity, -2 for an unknown
+ * suffix (sc->sfx names it).
+ */
+static int
+scan(const char *s, struct scanned *sc)
 {
 	static const struct {
 		const char	*s;
@@ -90,37 +111,31 @@ kube_quantity_parse(const char *s, struct kube_quantity *q,
 		{ "Mi", 0, 2 }, { "Gi", 0, 3 }, { "Ti", 0, 4 },
 		{ "Pi", 0, 5 }, { "Ei", 0, 6 },
 	};
-	const __int128	 max = KUBE_QUANTITY_MILLI_MAX;
-	const char	*p = s, *ip, *fp, *sfx;
-	size_t		 nint, nfrac, n, i;
-	int64_t		 point;
-	__int128	 ipart = 0, carry = 0, mul, t, v;
-	int32_t		 exp10 = 0;
-	int		 neg = 0, bin = 0, found = 0, sat = 0, nz = 0, d;
+	const char	*p = s;
+	size_t		 i;
+	int		 found = 0;
 
-	q->milli = 0;
-	q->text = NULL;
+	memset(sc, 0, sizeof *sc);
 	if (*s == '\0')
-		goto bad;
+		return -1;
 
 	/* parseQuantityString: sign, leading zeros, digits, fraction. */
 	if (*p == '+' || *p == '-')
-		neg = (*p++ == '-');
+		sc->neg = (*p++ == '-');
 	while (*p == '0')
 		p++;
-	ip = p;
+	sc->ip = p;
 	while (is_digit(*p))
 		p++;
-	nint = (size_t)(p - ip);
-	fp = p;
-	nfrac = 0;
+	sc->nint = (size_t)(p - sc->ip);
+	sc->fp = p;
 	if (*p == '.') {
-		fp = ++p;
+		sc->fp = ++p;
 		while (is_digit(*p))
 			p++;
-		nfrac = (size_t)(p - fp);
+		sc->nfrac = (size_t)(p - sc->fp);
 	}
-	sfx = p;
+	sc->sfx = p;
 	while (*p != '\0' && strchr("eEinumkKMGTP", *p) != NULL)
 		p++;
 	if (*p == '+' || *p == '-')
@@ -128,24 +143,53 @@ kube_quantity_parse(const char *s, struct kube_quantity *q,
 	while (is_digit(*p))
 		p++;
 	if (*p != '\0')
-		goto bad;
+		return -1;
 
 	/* suffix.go interpret: the table, else an exponent. */
 	for (i = 0; i < sizeof table / sizeof table[0]; i++) {
-		if (strcmp(sfx, table[i].s) == 0) {
-			exp10 = table[i].exp10;
-			bin = table[i].bin;
+		if (strcmp(sc->sfx, table[i].s) == 0) {
+			sc->exp10 = table[i].exp10;
+			sc->bin = table[i].bin;
 			found = 1;
 			break;
 		}
 	}
-	if (!found && sfx[0] != '\0' && sfx[1] != '\0' &&
-	    (sfx[0] == 'e' || sfx[0] == 'E'))
-		found = exponent_suffix(sfx + 1, &exp10);
-	if (!found)
+	if (!found && sc->sfx[0] != '\0' && sc->sfx[1] != '\0' &&
+	    (sc->sfx[0] == 'e' || sc->sfx[0] == 'E'))
+		found = exponent_suffix(sc->sfx + 1, &sc->exp10);
+	return found ? 0 : -2;
+}
+
+int
+kube_quantity_parse(const char *s, struct kube_quantity *q,
+    struct dra_err *err)
+{
+	const __int128	 max = KUBE_QUANTITY_MILLI_MAX;
+	struct scanned	 sc;
+	const char	*ip, *fp;
+	size_t		 nint, nfrac, n, i;
+	int64_t		 point;
+	__int128	 ipart = 0, carry = 0, mul, t, v;
+	int32_t		 exp10;
+	int		 neg, bin, sat = 0, nz = 0, d;
+
+	q->milli = 0;
+	q->text = NULL;
+	switch (scan(s, &sc)) {
+	case -1:
+		goto bad;
+	case -2:
 		return dra_err_set(err, KUBE_E_PARSE,
 		    "quantity \"%s\": unknown suffix \"%s\" (one of Ki Mi Gi "
-		    "Ti Pi Ei, n u m k M G T P E, or e<N>)", s, sfx);
+		    "Ti Pi Ei, n u m k M G T P E, or e<N>)", s, sc.sfx);
+	}
+	ip = sc.ip;
+	fp = sc.fp;
+	nint = sc.nint;
+	nfrac = sc.nfrac;
+	exp10 = sc.exp10;
+	bin = sc.bin;
+	neg = sc.neg;
 
 	/*
 	 * The digits (integer part, then fraction) are one string whose
@@ -212,6 +256,36 @@ kube_quantity_saturated(const struct kube_quantity *q)
 {
 	return q->milli > KUBE_QUANTITY_MILLI_MAX ||
 	    q->milli < -KUBE_QUANTITY_MILLI_MAX;
+}
+
+double
+kube_quantity_approx(const struct kube_quantity *q)
+{
+	struct scanned	 sc;
+	char		 buf[2 * APPROX_DIGITS + 32];
+	size_t		 ni, nf;
+	int64_t		 e;
+	double		 v;
+	int		 i;
+
+	if (!kube_quantity_saturated(q) || q->text == NULL ||
+	    scan(q->text, &sc) != 0)
+		return (double)q->milli / 1000;
+	/*
+	 * The digits as a C number for strtod, the exponent that of the
+	 * suffix (as scan read it, cut to 32 bits as Go cuts it); digits
+	 * beyond APPROX_DIGITS are below double's precision and dropped.
+	 */
+	ni = sc.nint < APPROX_DIGITS ? sc.nint : APPROX_DIGITS;
+	nf = sc.nint >= APPROX_DIGITS ? 0 :
+	    (sc.nfrac < APPROX_DIGITS ? sc.nfrac : APPROX_DIGITS);
+	e = (int64_t)sc.exp10 + (int64_t)(sc.nint - ni);
+	snprintf(buf, sizeof buf, "%s0%.*s.%.*se%" PRId64, sc.neg ? "-" : "",
+	    (int)ni, sc.ip, (int)nf, sc.fp, e);
+	v = strtod(buf, NULL);
+	for (i = 0; i < sc.bin; i++)
+		v *= 1024;
+	return v;
 }
 
 int64_t

@@ -489,6 +489,56 @@ test_saturated(void **state)
 	assert_true(kube_quantity_add(1500, 2500) == 4000);
 }
 
+/* kube_quantity_approx: the value in units, past the 1Pi bound too. */
+static void
+test_approx(void **state)
+{
+	static const struct {
+		const char	*text;
+		double		 units;
+	} cases[] = {
+		/* exact below the bound, from milli */
+		{ "40Gi", 42949672960.0 },
+		{ "500m", 0.5 },
+		{ "-1.5", -1.5 },
+		{ "1Pi", 1125899906842624.0 },
+		/* saturated: from the text */
+		{ "2Pi", 2251799813685248.0 },
+		{ "4Pi", 4503599627370496.0 },
+		{ "16Pi", 18014398509481984.0 },
+		{ "1Ei", 1152921504606846976.0 },
+		{ "1.5Ei", 1729382256910270464.0 },
+		{ "-2Pi", -2251799813685248.0 },
+		{ "1E", 1e18 },
+		{ "1e30", 1e30 },
+		{ "12345678901234567890123456789012345678901234567890",
+		    12345678901234567890123456789012345678901234567890.0 },
+		{ ".5e20", 5e19 },
+	};
+	struct kube_quantity	q;
+	struct dra_err		err;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_int_equal(kube_quantity_parse(cases[i].text, &q,
+		    &err), KUBE_OK);
+		q.text = cases[i].text;
+		if (kube_quantity_approx(&q) != cases[i].units)
+			fail_msg("%s: %.17g, want %.17g", cases[i].text,
+			    kube_quantity_approx(&q), cases[i].units);
+	}
+
+	/* Without its text a saturated value is about 1Pi. */
+	assert_int_equal(kube_quantity_parse("2Pi", &q, &err), KUBE_OK);
+	assert_null(q.text);
+	assert_true(kube_quantity_approx(&q) == 1125899906842624.001);
+	/* An exponent past a double's range. */
+	assert_int_equal(kube_quantity_parse("1e400", &q, &err), KUBE_OK);
+	q.text = "1e400";
+	assert_true(kube_quantity_approx(&q) > 1e308);
+}
+
 static void
 test_format(void **state)
 {
@@ -530,6 +580,7 @@ main(void)
 		cmocka_unit_test(test_parse_apimachinery),
 		cmocka_unit_test(test_parse_invalid),
 		cmocka_unit_test(test_saturated),
+		cmocka_unit_test(test_approx),
 		cmocka_unit_test(test_format),
 	};
 
