@@ -18,13 +18,11 @@
  */
 #include "dra.h"
 
-#include <sys/ioctl.h>
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -448,26 +446,14 @@ file_absent(const struct kube_snapshot *s)
 	return absent;
 }
 
-/* The terminal's width for the table, else 80. */
-static int
-out_width(void)
-{
-	struct winsize	ws;
-
-	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) ==
-	    0 && ws.ws_col > 0)
-		return ws.ws_col;
-	return 80;
-}
-
 static enum dra_ret
 print_report(struct dra_ctx *ctx, const struct dra_doctor_report *r)
 {
 	struct dra_err	 err;
-	const char	*o = ctx->opts.output, *nc;
+	const char	*o = ctx->opts.output;
 	cJSON		*doc;
 	char		*text;
-	int		 color;
+	size_t		 width;
 
 	if (o != NULL && (strcmp(o, "json") == 0 || strcmp(o, "yaml") == 0)) {
 		doc = dra_doctor_json(r);
@@ -479,10 +465,9 @@ print_report(struct dra_ctx *ctx, const struct dra_doctor_report *r)
 		}
 		cJSON_Delete(doc);
 	} else {
-		nc = getenv("NO_COLOR");
-		color = isatty(STDOUT_FILENO) && !ctx->opts.no_color &&
-		    (nc == NULL || *nc == '\0');
-		text = dra_doctor_text(r, out_width(), color);
+		width = dra_terminal_columns();
+		text = dra_doctor_text(r, width > 0 && width < 10000 ?
+		    (int)width : 80, dra_color_wanted(ctx));
 		fputs(text, stdout);
 		free(text);
 	}

@@ -18,7 +18,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -76,7 +75,6 @@ static int	 top_output(const char *, enum top_out *);
 static enum dra_ret top_bad_kind(struct dra_ctx *, const char *);
 static enum dra_ret top_denied(struct dra_ctx *, enum dra_top_kind, int);
 static unsigned	 top_needs(enum dra_top_kind, int);
-static int	 top_color(const struct dra_ctx *);
 
 static int
 top_output(const char *s, enum top_out *out)
@@ -178,22 +176,6 @@ top_needs(enum dra_top_kind kind, int labels)
 	if (kind == DRA_TOP_NODES && labels)
 		n |= DRA_NEED_NODES;
 	return n;
-}
-
-/*
- * Colours only on a terminal that has them: not with NO_COLOR,
- * --no-color, TERM unset or "dumb".
- */
-static int
-top_color(const struct dra_ctx *ctx)
-{
-	const char	*nc = getenv("NO_COLOR"), *term = getenv("TERM");
-
-	if (ctx->opts.no_color || (nc != NULL && *nc != '\0'))
-		return 0;
-	if (term == NULL || *term == '\0' || strcmp(term, "dumb") == 0)
-		return 0;
-	return isatty(fileno(stdout));
 }
 
 /* The colour of each DRA_TOP_LEVEL_*: green, yellow, red. */
@@ -319,7 +301,7 @@ cmd_top_exec(struct dra_ctx *ctx, struct dra_args *args)
 		 * its width holds, the name columns and DEVICES at least;
 		 * -o wide and pipes every column.
 		 */
-		if (top_color(ctx)) {
+		if (dra_color_wanted(ctx)) {
 			st.levels = lv;
 			st.colors = top_escapes;
 			st.ncolors = sizeof top_escapes / sizeof top_escapes[0];

@@ -323,6 +323,12 @@ void	dra_table_print_styled(FILE *f, const struct dra_table *t, int wide,
 size_t	dra_terminal_columns(void);
 
 /*
+ * Whether stdout gets colours: a terminal, and not --no-color, a
+ * non-empty NO_COLOR (no-color.org), TERM unset or "dumb".
+ */
+int	dra_color_wanted(const struct dra_ctx *ctx);
+
+/*
  * Print the rows of t as -o name, json or yaml: one "kind/name" per
  * line; or a v1 List (one object alone when single is set and there
  * is one row), kubectl's layout (JSON indented by 4 spaces).  Returns

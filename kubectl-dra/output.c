@@ -107,6 +107,28 @@ text_width(const char *s)
 	return w;
 }
 
+/*
+ * Write a cell with every control character (C0 and DEL) as '?': names
+ * and messages come from the cluster or a file, and an escape sequence
+ * in them must not drive the terminal (kubectl's
+ * printers.EscapeTerminal).  Each '?' is one column, as text_width
+ * counts a control byte.
+ */
+static void
+put_cell(FILE *f, const char *c)
+{
+	const char	*p;
+
+	for (p = c; *p != '\0'; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			fwrite(c, 1, (size_t)(p - c), f);
+			fputc('?', f);
+			c = p + 1;
+		}
+	}
+	fputs(c, f);
+}
+
 static void
 pad(FILE *f, size_t n)
 {
@@ -138,6 +160,18 @@ dra_terminal_columns(void)
 			return (size_t)n;
 	}
 	return TAB_COLUMNS;
+}
+
+int
+dra_color_wanted(const struct dra_ctx *ctx)
+{
+	const char	*nc = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	if (ctx->opts.no_color || (nc != NULL && *nc != '\0'))
+		return 0;
+	if (term == NULL || *term == '\0' || strcmp(term, "dumb") == 0)
+		return 0;
+	return isatty(fileno(stdout));
 }
 
 void
@@ -219,9 +253,10 @@ dra_table_print_styled(FILE *f, const struct dra_table *t, int wide,
 					esc = st->colors[l];
 			}
 			if (esc != NULL)
-				fprintf(f, "%s%s\033[0m", esc, c);
-			else
-				fputs(c, f);
+				fputs(esc, f);
+			put_cell(f, c);
+			if (esc != NULL)
+				fputs("\033[0m", f);
 			if (j + 1 < nvis)
 				pad(f, width[vis[j]] - text_width(c));
 		}

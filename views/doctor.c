@@ -95,6 +95,7 @@ static void	class_selectors(struct dra_doctor_report *,
 static void	utilization(struct dra_doctor_report *,
 		    const struct kube_snapshot *,
 		    const struct dra_doctor_opts *);
+static void	add_printable(struct dra_buf *, const char *, size_t);
 static void	wrap(struct dra_buf *, const char *, size_t, size_t, size_t,
 		    size_t);
 
@@ -2229,6 +2230,28 @@ dra_doctor_snapshot(struct dra_doctor_report *r,
 /* ---- text and JSON --------------------------------------------------- */
 
 /*
+ * Append n bytes of s to b with every control character (C0 and DEL:
+ * escape sequences, BEL, tabs, newlines from an object's names, CEL
+ * or the server's messages) written as '?', so the terminal shows the
+ * text and never obeys it (kubectl escapes terminal control in the
+ * same way, printers.EscapeTerminal).  The JSON keeps the text as it is.
+ */
+static void
+add_printable(struct dra_buf *b, const char *s, size_t n)
+{
+	size_t	i, from = 0;
+
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] >= 0x20 && s[i] != 0x7f)
+			continue;
+		dra_buf_add(b, s + from, i - from);
+		dra_buf_adds(b, "?");
+		from = i + 1;
+	}
+	dra_buf_add(b, s + from, n - from);
+}
+
+/*
  * Append text to b wrapped at width: the first line continues at
  * column col, later lines start with indent spaces.  Breaks at spaces;
  * a word longer than a line stays whole.  A command between backticks
@@ -2281,9 +2304,9 @@ wrap(struct dra_buf *b, const char *text, size_t col, size_t indent,
 			dra_buf_adds(b, " ");
 			col++;
 		}
-		dra_buf_add(b, p, pl);
-		dra_buf_add(b, word, wl);
-		dra_buf_add(b, tail, tl);
+		add_printable(b, p, pl);
+		add_printable(b, word, wl);
+		add_printable(b, tail, tl);
 		col += total;
 		first = 0;
 		p = next;
