@@ -49,7 +49,8 @@ _Static_assert(DRA_NEED_SLICES == DRA_DOCTOR_K_SLICES &&
     DRA_NEED_QUOTAS == DRA_DOCTOR_K_QUOTAS, "doctor kinds");
 
 #define DOCTOR_DEFAULT_THRESHOLD	300	/* seconds: 5m */
-#define DOCTOR_MAX_THRESHOLD		(366.0 * 86400)
+/* Go's longest time.Duration, 2562047h47m16.854775807s. */
+#define DOCTOR_MAX_THRESHOLD		(2562047.0 * 3600)
 
 static const char cmd_doctor_help[] =
 "Checks the cluster's Dynamic Resource Allocation set-up and gives each\n"
