@@ -85,6 +85,8 @@ static const char *tstr(struct dra_top *, const char *);
 static void	 amount_add(struct dra_top_amount **, size_t *,
 		    const char *, int64_t, int64_t);
 static int64_t	 bytes(int64_t);
+static int64_t	 qbytes(const struct kube_quantity *);
+static void	 mem_add(int64_t *, int64_t);
 static int	 is_memory(const char *);
 static int	 pool_usable(const struct kube_pool *);
 static ssize_t	 set_memory(const struct kube_counter_set *);
@@ -259,6 +261,38 @@ bytes(int64_t milli)
 	return milli / 1000 + (milli % 1000 != 0);
 }
 
+/*
+ * A quantity of memory in bytes: exact up to 1Pi, beyond it
+ * (saturated in the model) read again from its text
+ * (kube_quantity_approx), so 2Pi is 2Pi; DRA_TOP_MEM_MAX at most.
+ */
+static int64_t
+qbytes(const struct kube_quantity *q)
+{
+	double	v;
+
+	if (!kube_quantity_saturated(q))
+		return bytes(q->milli);
+	v = kube_quantity_approx(q);
+	if (!(v > 0))
+		return 0;
+	if (v >= (double)DRA_TOP_MEM_MAX)
+		return DRA_TOP_MEM_MAX;
+	return (int64_t)ceil(v);
+}
+
+/* *acc += v (bytes, v >= 0), saturating at DRA_TOP_MEM_MAX. */
+static void
+mem_add(int64_t *acc, int64_t v)
+{
+	if (v <= 0)
+		return;
+	if (*acc > DRA_TOP_MEM_MAX - v)
+		*acc = DRA_TOP_MEM_MAX;
+	else
+		*acc += v;
+}
+
 static int
 is_memory(const char *name)
 {
@@ -287,17 +321,17 @@ set_memory(const struct kube_counter_set *cs)
 
 /*
  * Whether d's GPU memory is counted through counter sets (it consumes
- * a set that has a "memory" counter); *milli gets the memory it
- * consumes of those sets.
+ * a set that has a "memory" counter); *nbytes gets the memory it
+ * consumes of those sets, in bytes.
  */
 static int
-dev_mem_sets(const struct kube_device *d, int64_t *milli)
+dev_mem_sets(const struct kube_device *d, int64_t *nbytes)
 {
 	const struct kube_device_counters	*dc;
 	size_t					 i, j;
 	int					 via = 0;
 
-	*milli = 0;
+	*nbytes = 0;
 	for (i = 0; i < d->nconsumes; i++) {
 		dc = &d->consumes[i];
 		if (dc->set == NULL || set_memory(dc->set) < 0)
@@ -305,7 +339,8 @@ dev_mem_sets(const struct kube_device *d, int64_t *milli)
 		via = 1;
 		for (j = 0; j < dc->ncounters; j++) {
 			if (is_memory(dc->counters[j].name))
-				*milli += dc->counters[j].value.milli;
+				mem_add(nbytes,
+				    qbytes(&dc->counters[j].value));
 		}
 	}
 	return via;
@@ -462,14 +497,14 @@ charge_device(struct dra_top_row *r, const struct kube_device *d)
 		return;
 	if (!dev_mem_sets(d, &m) && (ci = dev_mem_cap(d)) >= 0) {
 		c = &d->capacity[ci];
-		r->mem_total += bytes(c->value.milli);
+		mem_add(&r->mem_total, qbytes(&c->value));
 		if (d->allow_multiple)
-			used = d->capacity_used != NULL ?
-			    d->capacity_used[ci] : 0;
+			used = bytes(d->capacity_used != NULL ?
+			    d->capacity_used[ci] : 0);
 		else
 			used = (d->state & KUBE_DEV_ALLOCATED) ?
-			    c->value.milli : 0;
-		r->mem_used += bytes(used);
+			    qbytes(&c->value) : 0;
+		mem_add(&r->mem_used, used);
 	}
 	if (!d->allow_multiple)
 		return;
@@ -490,8 +525,9 @@ charge_set(struct dra_top_row *r, const struct kube_counter_set *cs)
 	for (i = 0; i < cs->ncounters; i++) {
 		used = cs->consumed != NULL ? cs->consumed[i] : 0;
 		if (is_memory(cs->counters[i].name)) {
-			r->mem_total += bytes(cs->counters[i].value.milli);
-			r->mem_used += bytes(used);
+			mem_add(&r->mem_total,
+			    qbytes(&cs->counters[i].value));
+			mem_add(&r->mem_used, bytes(used));
 		} else
 			amount_add(&r->counters, &r->ncounters,
 			    cs->counters[i].name, used,
@@ -737,15 +773,15 @@ holder_memory(struct dra_top_row *r, size_t first,
 
 	if (dev_mem_sets(d, &m)) {
 		if (first)
-			r->mem_used += bytes(m);
+			mem_add(&r->mem_used, m);
 		return;
 	}
 	if ((ci = dev_mem_cap(d)) < 0)
 		return;
 	if (d->allow_multiple)
-		r->mem_used += bytes(cons);
+		mem_add(&r->mem_used, bytes(cons));
 	else if (first)
-		r->mem_used += bytes(d->capacity[ci].value.milli);
+		mem_add(&r->mem_used, qbytes(&d->capacity[ci].value));
 }
 
 /*
@@ -1152,8 +1188,8 @@ sum_row(struct dra_top_row *sum, const struct dra_top_row *r)
 	sum->blocked += r->blocked;
 	sum->tainted += r->tainted;
 	sum->unusable += r->unusable;
-	sum->mem_used += r->mem_used;
-	sum->mem_total += r->mem_total;
+	mem_add(&sum->mem_used, r->mem_used);
+	mem_add(&sum->mem_total, r->mem_total);
 	sum->gpus += r->gpus;
 	sum->gpus_used += r->gpus_used;
 	sum->claims += r->claims;
@@ -1579,6 +1615,10 @@ fmt_bytes(int64_t v, char *buf, size_t len)
 	double			 x = (double)v;
 	int			 u = -1, n;
 
+	if (v >= DRA_TOP_MEM_MAX) {
+		snprintf(buf, len, ">8Ei");
+		return;
+	}
 	if (v < 1024) {
 		snprintf(buf, len, "%" PRId64, v);
 		return;

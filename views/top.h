@@ -114,6 +114,12 @@ struct dra_top_amount {
  * allowMultipleAllocations device the memory its results consumed.
  * Namespaces count the memory of what their results hold (a
  * partitionable device: its own consumption of the memory counter).
+ * Memory quantities past the model's 1Pi bound (saturated there,
+ * model.h) are read again from their text (kube_quantity_approx), so a
+ * 2Pi device is 2Pi and two are 4Pi; sums saturate at DRA_TOP_MEM_MAX
+ * (the table prints ">8Ei").  What allocated devices consume of a
+ * counter set and the consumedCapacity of shareable devices are the
+ * model's sums in thousandths, exact up to 1Pi per value.
  *
  * gpus, gpus_used, compute: the GPU map's GPUs (gpus.h dra_gpu_map:
  * whole GPUs, static MIG parents, DynamicMIG counter sets) of usable
@@ -135,6 +141,9 @@ struct dra_top_amount {
  * adminAccess counts in both (it is a claim of the namespace and of
  * the class) although it holds no device.  0 for nodes and pools.
  */
+/* The bound of memory figures (bytes): INT64_MAX, 8Ei. */
+#define DRA_TOP_MEM_MAX		INT64_MAX
+
 struct dra_top_row {
 	/* node ("<none>": devices of no single node), class, namespace
 	   or "driver/pool"; "*" for the totals row */

@@ -1199,6 +1199,90 @@ test_json(void **state)
 	kube_snapshot_free(s);
 }
 
+/*
+ * GPU memory past the model's 1Pi bound (quantities saturated there)
+ * is read again from its text: n1's two 2Pi GPUs are 4Pi, one of them
+ * allocated 2Pi; n2's 1e30 bytes saturate the sums at DRA_TOP_MEM_MAX.
+ */
+static const char huge_yaml[] =
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceSlice\n"
+"metadata: {name: n1}\n"
+"spec:\n"
+"  driver: gpu.example.com\n"
+"  nodeName: n1\n"
+"  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+"  devices:\n"
+"  - {name: big-0, capacity: {memory: {value: 2Pi}}}\n"
+"  - {name: big-1, capacity: {memory: {value: 2Pi}}}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceSlice\n"
+"metadata: {name: n2}\n"
+"spec:\n"
+"  driver: gpu.example.com\n"
+"  nodeName: n2\n"
+"  pool: {name: n2, generation: 1, resourceSliceCount: 1}\n"
+"  devices:\n"
+"  - {name: huge, capacity: {memory: {value: 1e30}}}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceClaim\n"
+"metadata: {name: x, namespace: team-a}\n"
+"spec:\n"
+"  devices:\n"
+"    requests:\n"
+"    - {name: g, exactly: {deviceClassName: gpu}}\n"
+"status:\n"
+"  allocation:\n"
+"    devices:\n"
+"      results:\n"
+"      - {request: g, driver: gpu.example.com, pool: n1, device: big-0}\n";
+
+static void
+test_huge_memory(void **state)
+{
+	const int64_t		 pi = 1125899906842624LL;
+	struct kube_snapshot	*s = load_text(huge_yaml);
+	struct dra_top		*t = top_of(s, DRA_TOP_NODES, NULL);
+	struct dra_table	*tb;
+	const struct dra_top_row *r;
+	cJSON			*o;
+	char			*text;
+
+	(void)state;
+	r = row_named(t, "n1");
+	assert_true(r->mem_used == 2 * pi);
+	assert_true(r->mem_total == 4 * pi);
+	r = row_named(t, "n2");
+	assert_true(r->mem_used == 0);
+	assert_true(r->mem_total == DRA_TOP_MEM_MAX);
+	assert_true(t->total.mem_used == 2 * pi);
+	assert_true(t->total.mem_total == DRA_TOP_MEM_MAX);
+	tb = dra_top_table(t, 0, NULL);
+	assert_string_equal(tb->rows[1].cells[2], "2/4Pi (50%)");
+	assert_string_equal(tb->rows[2].cells[2], "0/>8Ei (0%)");
+	dra_table_free(tb);
+	text = dra_top_prometheus(t);
+	assert_non_null(strstr(text, "kubectl_dra_node_gpu_memory_bytes_total"
+	    "{node=\"n1\"} 4503599627370496\n"));
+	assert_non_null(strstr(text, "kubectl_dra_node_gpu_memory_bytes{"
+	    "node=\"n1\",state=\"allocated\"} 2251799813685248\n"));
+	free(text);
+	o = dra_top_json(t);
+	assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(
+	    cJSON_GetArrayItem(cJSON_GetObjectItem(o, "rows"), 0),
+	    "gpuMemoryBytes"), "total")->valuedouble == 4.0 * (double)pi);
+	cJSON_Delete(o);
+	dra_top_free(t);
+
+	/* A namespace holding one 2Pi GPU holds 2Pi. */
+	t = top_of(s, DRA_TOP_NAMESPACES, NULL);
+	assert_true(row_named(t, "team-a")->mem_used == 2 * pi);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+}
+
 /* Shared case 10: device-2 blocked by the 6Gi of 8Gi device-1 uses. */
 static void
 test_case10(void **state)
@@ -1241,6 +1325,7 @@ main(void)
 		cmocka_unit_test(test_unusable_gpus),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_case10),
+		cmocka_unit_test(test_huge_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
