@@ -125,6 +125,7 @@ static void	 build_classes(struct build *);
 static void	 cluster_totals(struct build *, struct dra_top_row *);
 static void	 sum_row(struct dra_top_row *, const struct dra_top_row *);
 static int	 cmp_row(const void *, const void *);
+static void	 dedup_counters(struct dra_top *);
 static int	 cmp_counter(const void *, const void *);
 static int	 cmp_amount(const void *, const void *);
 static double	 frac(int64_t, int64_t);
@@ -637,8 +638,10 @@ build_places(struct build *b)
 				ri = row_get(b, key, p);
 				if (ri == TOP_SKIP)
 					continue;
-				if (pool_usable(p))
-					charge_set(&b->t->rows[ri], cs);
+				/* Unusable pools count in no counter. */
+				if (!pool_usable(p))
+					continue;
+				charge_set(&b->t->rows[ri], cs);
 				add_counter_detail(b, p, cs);
 			}
 		}
@@ -1238,9 +1241,33 @@ cmp_counter(const void *pa, const void *pb)
 
 	if ((c = dra_natcmp(a->driver, b->driver)) != 0 ||
 	    (c = dra_natcmp(a->pool, b->pool)) != 0 ||
-	    (c = dra_natcmp(a->set, b->set)) != 0)
+	    (c = dra_natcmp(a->set, b->set)) != 0 ||
+	    (c = dra_natcmp(a->counter, b->counter)) != 0)
 		return c;
-	return dra_natcmp(a->counter, b->counter);
+	/* The node label last: NULL is node="", as printed. */
+	return dra_natcmp(a->node != NULL ? a->node : "",
+	    b->node != NULL ? b->node : "");
+}
+
+/*
+ * Drop counters whose labels (driver, pool, node, set, counter) repeat
+ * the previous one's in t->counters, sorted by cmp_counter: a series
+ * must be in the exposition once.  Usable pools define each counter
+ * set once (the model marks a pool repeating one invalid), so this
+ * only guards the text; the first of equal labels stays.
+ */
+static void
+dedup_counters(struct dra_top *t)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < t->ncounters; i++) {
+		if (n > 0 && cmp_counter(&t->counters[n - 1],
+		    &t->counters[i]) == 0)
+			continue;
+		t->counters[n++] = t->counters[i];
+	}
+	t->ncounters = n;
 }
 
 static int
@@ -1362,6 +1389,7 @@ dra_top_build(const struct kube_snapshot *s, enum dra_top_kind kind,
 	if (t->ncounters > 1)
 		qsort(t->counters, t->ncounters, sizeof *t->counters,
 		    cmp_counter);
+	dedup_counters(t);
 
 	HASH_ITER(hh, b.rows, e, etmp) {
 		HASH_DEL(b.rows, e);

@@ -191,7 +191,9 @@ struct dra_top {
 	struct dra_top_row	*rows;
 	size_t			 nrows;
 	/* Nodes and pools: every counter of the counter sets of the
-	   rows shown, by driver, pool, set, counter. */
+	   rows shown, usable pools only (an incomplete or invalid pool's
+	   sets are in no figure), by driver, pool, set, counter, node;
+	   each (driver, pool, node, set, counter) once. */
 	struct dra_top_counter	*counters;
 	size_t			 ncounters;
 	/* Classes: selectors that failed to compile or evaluate (CEL
@@ -358,11 +360,12 @@ struct cJSON *dra_top_json(const struct dra_top *t);
  *     classes: per counter name, memory left out); pools instead
  *     _counter_set_counter{driver, pool, node, counter_set, counter,
  *     state="consumed"}, _counter_set_counter_total (every counter of
- *     each counter set, memory included)
+ *     each counter set of a usable pool, memory included)
  *   _claims{..., state="allocated|pending"} (classes, namespaces)
  * Label values escaped as the format says (\\, \", \n); values plain
  * decimal numbers (bytes, counts; quantities in their unit, "0.5" for
- * 500m).  Returns a new NUL-terminated string the caller frees.
+ * 500m).  No series (family and label values) is printed twice.
+ * Returns a new NUL-terminated string the caller frees.
  */
 char	*dra_top_prometheus(const struct dra_top *t);
 

@@ -1283,6 +1283,70 @@ test_huge_memory(void **state)
 	kube_snapshot_free(s);
 }
 
+/*
+ * A pool that defines a counter set twice is invalid: its devices are
+ * unusable and its counter sets are in no figure, Prometheus included
+ * (they would repeat series node_exporter refuses); no series of any
+ * kind's text is printed twice.
+ */
+static void
+test_prometheus_invalid_pool(void **state)
+{
+	static const char	extra[] =
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceSlice\n"
+"metadata: {name: m-counters-again}\n"
+"spec:\n"
+"  driver: gpu.nvidia.com\n"
+"  nodeName: m\n"
+"  pool: {name: m, generation: 1, resourceSliceCount: 3}\n"
+"  sharedCounters:\n"
+"  - name: gpu-0-cs\n"
+"    counters:\n"
+"      memory: {value: 80Gi}\n";
+	struct kube_snapshot	*s;
+	struct dra_top		*t;
+	char			*text, *line, *next, *p;
+	size_t			 n;
+
+	(void)state;
+	n = strlen(dyn_yaml) + strlen(extra) + 1;
+	text = malloc(n);
+	snprintf(text, n, "%s%s", dyn_yaml, extra);
+	while ((p = strstr(text, "resourceSliceCount: 2")) != NULL)
+		p[20] = '3';
+	s = load_text(text);
+	free(text);
+	assert_non_null(s->pools.v[0]->invalid);
+
+	t = top_of(s, DRA_TOP_POOLS, NULL);
+	assert_int_equal(t->ncounters, 0);
+	assert_int_equal(t->rows[0].unusable, t->rows[0].devices);
+	text = dra_top_prometheus(t);
+	assert_null(strstr(text, "kubectl_dra_pool_counter_set_counter{"));
+	assert_null(strstr(text, "kubectl_dra_pool_counter_set_counter_"
+	    "total{"));
+	/* Every sample line once. */
+	n = 0;
+	for (line = text; *line != '\0'; line = next) {
+		next = strchr(line, '\n') + 1;
+		n++;
+		if (*line == '#')
+			continue;
+		/* "\n" and the line: a later line equal to it */
+		assert_true(line > text);
+		p = strndup(line - 1, (size_t)(next - line + 1));
+		if (strstr(next - 1, p) != NULL)
+			fail_msg("repeated: %s", p + 1);
+		free(p);
+	}
+	assert_true(n > 10);
+	free(text);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+}
+
 /* Shared case 10: device-2 blocked by the 6Gi of 8Gi device-1 uses. */
 static void
 test_case10(void **state)
@@ -1326,6 +1390,7 @@ main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_case10),
 		cmocka_unit_test(test_huge_memory),
+		cmocka_unit_test(test_prometheus_invalid_pool),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
