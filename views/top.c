@@ -159,6 +159,7 @@ static void	 table_row(const struct dra_top *, struct dra_table *,
 		    const struct dra_top_row *, int, struct dra_buf *,
 		    unsigned char *);
 static cJSON	*json_amounts(const struct dra_top_amount *, size_t);
+static void	 json_known(cJSON *, const char *, int, int64_t);
 static cJSON	*json_row(const struct dra_top *,
 		    const struct dra_top_row *);
 static const char *prom_kind(const struct dra_top *);
@@ -1321,6 +1322,7 @@ dra_top_build(const struct kube_snapshot *s, enum dra_top_kind kind,
 	t = xcalloc(1, sizeof *t);
 	dra_arena_init(&t->arena);
 	t->kind = kind;
+	t->slices_unread = s->slices_unread != 0;
 	memset(&b, 0, sizeof b);
 	b.s = s;
 	b.f = f;
@@ -1932,6 +1934,16 @@ json_amounts(const struct dra_top_amount *v, size_t n)
 	return a;
 }
 
+/* o[name] = v, or null when not known. */
+static void
+json_known(cJSON *o, const char *name, int known, int64_t v)
+{
+	if (known)
+		cJSON_AddNumberToObject(o, name, (double)v);
+	else
+		cJSON_AddNullToObject(o, name);
+}
+
 static cJSON *
 json_row(const struct dra_top *t, const struct dra_top_row *r)
 {
@@ -1950,21 +1962,21 @@ json_row(const struct dra_top *t, const struct dra_top_row *r)
 	d = cJSON_AddObjectToObject(o, "devices");
 	cJSON_AddNumberToObject(d, "inUse", (double)r->in_use);
 	cJSON_AddNumberToObject(d, "allocated", (double)r->allocated);
-	cJSON_AddNumberToObject(d, "total", (double)r->devices);
-	cJSON_AddNumberToObject(d, "unusable", (double)r->unusable);
+	json_known(d, "total", !t->slices_unread, r->devices);
+	json_known(d, "unusable", !t->slices_unread, r->unusable);
 	if (t->kind != DRA_TOP_NAMESPACES) {
 		cJSON_AddNumberToObject(d, "blocked", (double)r->blocked);
 		cJSON_AddNumberToObject(d, "tainted", (double)r->tainted);
 		cJSON_AddNumberToObject(d, "free", (double)r->free);
 	}
 	d = cJSON_AddObjectToObject(o, "gpuMemoryBytes");
-	cJSON_AddNumberToObject(d, "allocated", (double)r->mem_used);
-	cJSON_AddNumberToObject(d, "total", (double)r->mem_total);
+	json_known(d, "allocated", !t->slices_unread, r->mem_used);
+	json_known(d, "total", !t->slices_unread, r->mem_total);
 	if (t->kind != DRA_TOP_CLASSES) {
 		d = cJSON_AddObjectToObject(o, "gpus");
-		cJSON_AddNumberToObject(d, "used", (double)r->gpus_used);
-		cJSON_AddNumberToObject(d, "total", (double)r->gpus);
-		if (r->compute >= 0)
+		json_known(d, "used", !t->slices_unread, r->gpus_used);
+		json_known(d, "total", !t->slices_unread, r->gpus);
+		if (r->compute >= 0 && !t->slices_unread)
 			cJSON_AddNumberToObject(o, "compute",
 			    floor(r->compute * 10000 + 0.5) / 10000);
 		else
@@ -2146,6 +2158,9 @@ prom_rows(struct dra_buf *b, const struct dra_top *t, const char *name,
 {
 	size_t	i;
 
+	/* Figures that come from the slices: unknown without them. */
+	if (t->slices_unread)
+		return;
 	prom_family(b, t, name, help);
 	for (i = 0; i < t->nrows; i++) {
 		if (gpus && t->rows[i].gpus == 0)
@@ -2316,6 +2331,8 @@ dra_top_prometheus(const struct dra_top *t)
 		prom_rows(&b, t, "gpus_total", "GPUs of usable pools (whole "
 		    "GPUs, static MIG parents, DynamicMIG counter sets)",
 		    NULL, ns ? 0 : 1, pv_gpus);
+	}
+	if (t->kind != DRA_TOP_CLASSES && !t->slices_unread) {
 		prom_family(&b, t, "gpu_compute_ratio", ns ? "The "
 		    "namespace's share of the fleet's mean compute "
 		    "utilization, 0 to 1" : "Mean compute utilization of "

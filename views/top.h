@@ -196,6 +196,16 @@ struct dra_top {
 	   each (driver, pool, node, set, counter) once. */
 	struct dra_top_counter	*counters;
 	size_t			 ncounters;
+	/*
+	 * The snapshot's ResourceSlices could not be read (a user
+	 * limited to a namespace, kube_snapshot slices_unread): only
+	 * claims, pending claims and the devices the claims' results
+	 * name (allocated, in_use) are known; devices, unusable,
+	 * mem_used, mem_total, gpus, gpus_used and compute are not (0,
+	 * 0, ..., -1 here, "-" in the table, null in JSON, left out of
+	 * Prometheus).
+	 */
+	int			 slices_unread;
 	/* Classes: selectors that failed to compile or evaluate (CEL
 	   errors, unsupported constructs): such a device does not match,
 	   as the allocator would not pick it; each "class: message". */
@@ -334,8 +344,10 @@ enum dra_top_level dra_top_level(double used, double total);
  * and "compute" (0..1 or null), except namespaces "counters":
  * [{"name", "used", "total"}] and "consumableCapacity": [{"name",
  * "used", "total"}] (quantities as strings, "50432Mi"), and for
- * classes and namespaces "claims", "pendingClaims"}.  A new tree the
- * caller deletes.
+ * classes and namespaces "claims", "pendingClaims"}.  Figures that
+ * are not known (t->slices_unread: devices "total" and "unusable",
+ * "gpuMemoryBytes", "gpus", "compute") are null, never 0.  A new tree
+ * the caller deletes.
  */
 struct cJSON *dra_top_json(const struct dra_top *t);
 
@@ -365,6 +377,9 @@ struct cJSON *dra_top_json(const struct dra_top *t);
  * Label values escaped as the format says (\\, \", \n); values plain
  * decimal numbers (bytes, counts; quantities in their unit, "0.5" for
  * 500m).  No series (family and label values) is printed twice.
+ * Unknown figures (t->slices_unread) are left out, families and all:
+ * _devices_total, _gpu_memory_bytes(_total), _gpus(_total),
+ * _gpu_compute_ratio; never written as 0.
  * Returns a new NUL-terminated string the caller frees.
  */
 char	*dra_top_prometheus(const struct dra_top *t);

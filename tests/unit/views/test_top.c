@@ -1347,6 +1347,101 @@ test_prometheus_invalid_pool(void **state)
 	kube_snapshot_free(s);
 }
 
+/*
+ * A user limited to team-a (live.c sets slices_unread when the
+ * cluster-scoped ResourceSlices are refused): the claims and the
+ * devices their results name are known, nothing else is.  JSON says
+ * null, Prometheus leaves the families out, never 0.
+ */
+static void
+test_slices_unread(void **state)
+{
+	static const char	doc[] =
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceClaim\n"
+"metadata: {name: a, namespace: team-a}\n"
+"spec:\n"
+"  devices:\n"
+"    requests:\n"
+"    - {name: g, exactly: {deviceClassName: gpu, count: 2}}\n"
+"status:\n"
+"  allocation:\n"
+"    devices:\n"
+"      results:\n"
+"      - {request: g, driver: gpu.example.com, pool: n1, device: gpu-0}\n"
+"      - {request: g, driver: gpu.example.com, pool: n1, device: gpu-1}\n"
+"---\n"
+"apiVersion: resource.k8s.io/v1\n"
+"kind: ResourceClaim\n"
+"metadata: {name: b, namespace: team-a}\n"
+"spec:\n"
+"  devices:\n"
+"    requests:\n"
+"    - {name: g, exactly: {deviceClassName: gpu}}\n";
+	struct kube_snapshot	*s = kube_snapshot_new();
+	struct dra_filter	 f;
+	struct dra_top		*t;
+	struct dra_table	*tb;
+	struct dra_err		 err;
+	cJSON			*o, *r, *d;
+	char			*text;
+
+	(void)state;
+	s->slices_unread = 1;
+	if (kube_snapshot_load_mem(s, "test.yaml", doc, strlen(doc), &err) !=
+	    KUBE_OK)
+		fail_msg("load: %s", err.msg);
+	kube_snapshot_finish(s);
+	memset(&f, 0, sizeof f);
+	f.namespace = "team-a";
+	t = top_of(s, DRA_TOP_NAMESPACES, &f);
+	assert_true(t->slices_unread);
+	assert_int_equal(t->nrows, 1);
+	assert_int_equal(t->rows[0].claims, 1);
+	assert_int_equal(t->rows[0].pending, 1);
+	assert_int_equal(t->rows[0].allocated, 2);
+
+	tb = dra_top_table(t, 0, NULL);
+	assert_string_equal(tb->columns[3].name, "DEVICES");
+	assert_string_equal(tb->rows[1].cells[3], "2");
+	assert_string_equal(tb->rows[1].cells[4], "-");	/* GPU-MEMORY */
+	assert_string_equal(tb->rows[1].cells[5], "-");	/* GPUS */
+	assert_string_equal(tb->rows[1].cells[6], "-");	/* COMPUTE */
+	dra_table_free(tb);
+
+	o = dra_top_json(t);
+	r = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "rows"), 0);
+	d = cJSON_GetObjectItem(r, "devices");
+	assert_true(cJSON_GetObjectItem(d, "inUse")->valuedouble == 2);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(d, "total")));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(d, "unusable")));
+	d = cJSON_GetObjectItem(r, "gpuMemoryBytes");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(d, "allocated")));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(d, "total")));
+	d = cJSON_GetObjectItem(r, "gpus");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(d, "used")));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(d, "total")));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(r, "compute")));
+	assert_true(cJSON_GetObjectItem(r, "claims")->valuedouble == 1);
+	d = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(o,
+	    "total"), "gpuMemoryBytes"), "total");
+	assert_true(cJSON_IsNull(d));
+	cJSON_Delete(o);
+
+	text = dra_top_prometheus(t);
+	assert_non_null(strstr(text, "kubectl_dra_namespace_devices{"
+	    "namespace=\"team-a\",state=\"allocated\"} 2\n"));
+	assert_non_null(strstr(text, "kubectl_dra_namespace_claims{"
+	    "namespace=\"team-a\",state=\"pending\"} 1\n"));
+	assert_null(strstr(text, "_devices_total"));
+	assert_null(strstr(text, "_gpu_memory_bytes"));
+	assert_null(strstr(text, "_gpus"));
+	assert_null(strstr(text, "_gpu_compute_ratio"));
+	free(text);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+}
+
 /* Shared case 10: device-2 blocked by the 6Gi of 8Gi device-1 uses. */
 static void
 test_case10(void **state)
@@ -1391,6 +1486,7 @@ main(void)
 		cmocka_unit_test(test_case10),
 		cmocka_unit_test(test_huge_memory),
 		cmocka_unit_test(test_prometheus_invalid_pool),
+		cmocka_unit_test(test_slices_unread),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
