@@ -166,6 +166,15 @@ qvalue() {
 }
 
 # ---- 0. the cluster before, and the plan ---------------------------------
+# A namespace an earlier test deleted may still be terminating (its
+# claims wait for the resourceclaim controller): the state before is
+# taken once it is gone, or it would vanish during the test.
+for _ in $(seq 1 $poll_max); do
+	terminating=$(kubectl get namespaces -o go-template='{{range .items}}{{if .metadata.deletionTimestamp}}{{.metadata.name}} {{end}}{{end}}')
+	[ -z "$terminating" ] && break
+	sleep 0.5
+done
+[ -z "$terminating" ] || fail "namespaces still terminating: $terminating"
 run before cluster_state || finish
 cp "$T/before.out" "$T/state-before"
 run plan kubectl dra plan --demand "$demand" -o json || finish
