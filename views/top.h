@@ -128,7 +128,9 @@ struct dra_top_amount {
  * is -1 without GPUs.  Namespaces: GPUs where the namespace holds a
  * part, of the fleet's, and compute its share of the fleet's mean
  * (the sum over its parts of the part's compute slices / its GPU's,
- * divided by the fleet's GPUs).  Classes: 0, 0, -1.
+ * divided by the fleet's GPUs); the totals row's compute is the exact
+ * sum of the rows' (each printed rounded down on its own, so the
+ * printed rows may add up to less).  Classes: 0, 0, -1.
  *
  * counters, consumable: per name, sorted by name; nodes, pools,
  * classes and their totals (classes: the counter sets their devices

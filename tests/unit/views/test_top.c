@@ -1442,6 +1442,42 @@ test_slices_unread(void **state)
 	kube_snapshot_free(s);
 }
 
+/*
+ * Namespaces' COMPUTE: each row's share rounded down, the "*" row the
+ * exact sum of the rows' shares, rounded down once, so the printed
+ * rows may add up to less (12% + 5% + 5% under a 24% total).
+ */
+static void
+test_namespace_compute_sum(void **state)
+{
+	struct kube_snapshot	*s = load_text(whole_yaml);
+	struct dra_top		*t = top_of(s, DRA_TOP_NAMESPACES, NULL);
+	struct dra_table	*tb;
+	double			 sum = 0;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < t->nrows; i++)
+		sum += t->rows[i].compute > 0 ? t->rows[i].compute : 0;
+	assert_true(sum > 0);
+	near(t->total.compute, sum);
+
+	assert_true(t->nrows >= 2);
+	t->rows[0].compute = 0.129;
+	t->rows[1].compute = 0.059;
+	for (i = 2; i < t->nrows; i++)
+		t->rows[i].compute = 0;
+	t->total.compute = 0.129 + 0.059 + 0.059;
+	tb = dra_top_table(t, 0, NULL);
+	assert_string_equal(tb->columns[6].name, "COMPUTE");
+	assert_string_equal(tb->rows[0].cells[6], "24%");
+	assert_string_equal(tb->rows[1].cells[6], "12%");
+	assert_string_equal(tb->rows[2].cells[6], "5%");
+	dra_table_free(tb);
+	dra_top_free(t);
+	kube_snapshot_free(s);
+}
+
 /* Shared case 10: device-2 blocked by the 6Gi of 8Gi device-1 uses. */
 static void
 test_case10(void **state)
@@ -1487,6 +1523,7 @@ main(void)
 		cmocka_unit_test(test_huge_memory),
 		cmocka_unit_test(test_prometheus_invalid_pool),
 		cmocka_unit_test(test_slices_unread),
+		cmocka_unit_test(test_namespace_compute_sum),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
