@@ -133,3 +133,83 @@ columns() {
 		print out
 	}'
 }
+
+# json_paths < JSON: one "path<TAB>value" line per scalar, paths as
+# status.layout[1].gpus[0].name.  With -v want=PATH: the raw JSON text
+# of the value at PATH instead.  No python or jq (tests/cluster/load).
+# shellcheck disable=SC2016
+json_awk='
+{ s = s $0 "\n" }
+END {
+	n = length(s); p = 1
+	val("")
+	ws()
+	if (p <= n) bad("trailing text")
+}
+function bad(m) { printf "json: %s at offset %d\n", m, p > "/dev/stderr"; exit 2 }
+function ws() { while (p <= n && index(" \t\r\n", substr(s, p, 1)) > 0) p++ }
+function hexval(h,   i, v) {
+	v = 0
+	for (i = 1; i <= 4; i++)
+		v = v * 16 + index("0123456789abcdef", tolower(substr(h, i, 1))) - 1
+	return v
+}
+function str(   c, o, v) {
+	if (substr(s, p, 1) != "\"") bad("expected a string")
+	p++; o = ""
+	while (p <= n) {
+		c = substr(s, p, 1)
+		if (c == "\"") { p++; return o }
+		if (c == "\\") {
+			c = substr(s, p + 1, 1)
+			if (c == "u") {
+				v = hexval(substr(s, p + 2, 4))
+				o = o ((v >= 32 && v < 127) ? sprintf("%c", v) : "\\u" substr(s, p + 2, 4))
+				p += 6
+				continue
+			}
+			if (c == "n" || c == "t" || c == "r" || c == "b" || c == "f") o = o "\\" c
+			else o = o c
+			p += 2
+			continue
+		}
+		o = o c; p++
+	}
+	bad("unterminated string")
+}
+function val(path,   c, k, i, start, v) {
+	ws(); start = p; c = substr(s, p, 1)
+	if (c == "{") {
+		p++; ws()
+		if (substr(s, p, 1) == "}") p++
+		else for (;;) {
+			ws(); k = str(); ws()
+			if (substr(s, p, 1) != ":") bad("expected :")
+			p++
+			val(path == "" ? k : path "." k)
+			ws(); c = substr(s, p++, 1)
+			if (c == "}") break
+			if (c != ",") bad("expected , or }")
+		}
+	} else if (c == "[") {
+		p++; ws(); i = 0
+		if (substr(s, p, 1) == "]") p++
+		else for (;;) {
+			val(path "[" i++ "]")
+			ws(); c = substr(s, p++, 1)
+			if (c == "]") break
+			if (c != ",") bad("expected , or ]")
+		}
+	} else {
+		if (c == "\"") v = str()
+		else if (match(substr(s, p, 64), /^(-?[0-9][-+0-9.eE]*|true|false|null)/)) {
+			v = substr(s, p, RLENGTH); p += RLENGTH
+		} else bad("unexpected character")
+		if (want == "") print path "\t" v
+	}
+	if (want != "" && path == want) print substr(s, start, p - start)
+}'
+json_paths() { awk "$json_awk"; }
+json_raw() { awk -v want="$2" "$json_awk" "$1"; }
+# jv PATHS KEY: the value of KEY in json_paths output ("" when absent).
+jv() { awk -F '\t' -v k="$2" '$1 == k { print $2; exit }' "$1"; }
