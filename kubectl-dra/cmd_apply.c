@@ -154,6 +154,8 @@ static void	 remove_dir(const char *);
 static int	 backup_write(const char *, const struct dra_backup *, int,
 		    struct dra_err *);
 static void	 on_signal(int);
+static void	 signals_catch(struct sigaction *);
+static void	 signals_restore(const struct sigaction *);
 static void	 summary_add(struct apply_run *, const char *, const char *,
 		    const char *, const char *, const char *);
 static enum dra_ret summary_print(struct apply_run *, enum dra_ret);
@@ -398,7 +400,7 @@ static void
 run_diff(struct apply_run *r, const char *live, const char *merged)
 {
 	const char	*ext = getenv("KUBECTL_EXTERNAL_DIFF");
-	struct sigaction sa, old[3];
+	struct sigaction old[3];
 	char		*words = NULL, *w, *save, *argv[34];
 	pid_t		 pid;
 	int		 n = 0, status = 0;
@@ -420,13 +422,7 @@ run_diff(struct apply_run *r, const char *live, const char *merged)
 	fflush(stdout);
 	fflush(stderr);
 	/* A signal while diff runs: caught here, the directories go. */
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old[0]);
-	sigaction(SIGTERM, &sa, &old[1]);
-	sigaction(SIGHUP, &sa, &old[2]);
-	apply_signal = 0;
+	signals_catch(old);
 	pid = fork();
 	if (pid == 0) {
 		execvp(argv[0], argv);
@@ -452,9 +448,7 @@ run_diff(struct apply_run *r, const char *live, const char *merged)
 			r->diff_failed = 1;
 		}
 	}
-	sigaction(SIGINT, &old[0], NULL);
-	sigaction(SIGTERM, &old[1], NULL);
-	sigaction(SIGHUP, &old[2], NULL);
+	signals_restore(old);
 	free(words);
 }
 
@@ -548,6 +542,34 @@ static void
 on_signal(int sig)
 {
 	apply_signal = sig;
+}
+
+/*
+ * From now on SIGINT, SIGTERM and SIGHUP only set apply_signal (reset
+ * here), so a run stops between objects and reports; old (3 entries)
+ * receives the previous actions for signals_restore.
+ */
+static void
+signals_catch(struct sigaction *old)
+{
+	struct sigaction	sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old[0]);
+	sigaction(SIGTERM, &sa, &old[1]);
+	sigaction(SIGHUP, &sa, &old[2]);
+	apply_signal = 0;
+}
+
+/* Put back the actions signals_catch saved in old. */
+static void
+signals_restore(const struct sigaction *old)
+{
+	sigaction(SIGINT, &old[0], NULL);
+	sigaction(SIGTERM, &old[1], NULL);
+	sigaction(SIGHUP, &old[2], NULL);
 }
 
 /* One object's line of the -o json|yaml summary. */
@@ -722,7 +744,7 @@ run_apply(struct apply_run *r)
 	struct dra_backup	 bk;
 	struct obj_state	*st = NULL;
 	struct dra_err		 err;
-	struct sigaction	 sa, old[3];
+	struct sigaction	 old[3];
 	enum dra_ret		 ret = DRA_RET_OK;
 	cJSON			*plan = NULL, *ns, *dry, *fixed;
 	enum dra_apply_change	 dry_change;
@@ -934,13 +956,7 @@ run_apply(struct apply_run *r)
 		cJSON_AddStringToObject(r->summary, "backup", r->backup);
 	else
 		printf("Backup of the state before: %s\n", r->backup);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old[0]);
-	sigaction(SIGTERM, &sa, &old[1]);
-	sigaction(SIGHUP, &sa, &old[2]);
-	apply_signal = 0;
+	signals_catch(old);
 	for (i = 0; i < items.n; i++) {
 		const struct dra_apply_item *it = &items.v[i];
 
@@ -1039,9 +1055,7 @@ run_apply(struct apply_run *r)
 			break;
 		}
 	}
-	sigaction(SIGINT, &old[0], NULL);
-	sigaction(SIGTERM, &old[1], NULL);
-	sigaction(SIGHUP, &old[2], NULL);
+	signals_restore(old);
 	free(bk.phase);
 	bk.phase = xstrdup(stopped ? "stopped" : "complete");
 	if (backup_write(r->backup, &bk, 0, &err) != KUBE_OK)
@@ -1349,7 +1363,7 @@ run_rollback(struct apply_run *r)
 	struct dra_err			 err;
 	enum dra_ret			 ret = DRA_RET_OK;
 	cJSON				*doc = NULL, *res;
-	struct sigaction		 sa, old[3];
+	struct sigaction		 old[3];
 	char				 name[600], fname[600], tmpl[2][64];
 	size_t				 i, k, nbad = 0, ndone = 0;
 	size_t				 nchange = 0, nours = 0;
@@ -1477,13 +1491,7 @@ run_rollback(struct apply_run *r)
 			    ctx->prog, r->file);
 		goto out;
 	}
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old[0]);
-	sigaction(SIGTERM, &sa, &old[1]);
-	sigaction(SIGHUP, &sa, &old[2]);
-	apply_signal = 0;
+	signals_catch(old);
 	for (k = bk.n; k-- > 0;) {
 		if (steps[k].action == DRA_RB_NOTHING ||
 		    steps[k].action == DRA_RB_KEEP)
@@ -1548,9 +1556,7 @@ run_rollback(struct apply_run *r)
 			    ": " : "", drift != NULL ? drift : "");
 		free(drift);
 	}
-	sigaction(SIGINT, &old[0], NULL);
-	sigaction(SIGTERM, &old[1], NULL);
-	sigaction(SIGHUP, &old[2], NULL);
+	signals_restore(old);
 	if (stopped) {
 		fprintf(stderr, "Rollback stopped after %zu of %zu changes:\n",
 		    ndone, nchange);
