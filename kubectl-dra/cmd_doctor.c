@@ -366,15 +366,8 @@ run_live(struct dra_ctx *ctx, struct dra_doctor_report *r,
 		kube_client_free(c);
 		return dra_error("%s", err.msg);
 	}
-	snprintf(served, sizeof served, "%s%s%s%s%s",
-	    info.served & KUBE_DRA_V1 ? "v1" : "",
-	    (info.served & KUBE_DRA_V1) && (info.served & ~KUBE_DRA_V1) ?
-	    "," : "",
-	    info.served & KUBE_DRA_V1BETA2 ? "v1beta2" : "",
-	    (info.served & KUBE_DRA_V1BETA2) &&
-	    (info.served & KUBE_DRA_V1BETA1) ? "," : "",
-	    info.served & KUBE_DRA_V1BETA1 ? "v1beta1" : "");
-	dra_doctor_api(r, served, info.version);
+	dra_doctor_api(r, kube_dra_served_text(info.served, served,
+	    sizeof served), info.version);
 
 	/* feature-gates */
 	if (info.chosen == KUBE_DRA_V1BETA1)

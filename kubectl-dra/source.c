@@ -508,6 +508,7 @@ dra_source_server_info(struct dra_ctx *ctx, char *git_version, size_t gvlen,
 #ifdef DRA_HAVE_CLIENT
 	struct kube_client	*c;
 	struct kube_dra_info	 info;
+	char			 names[64];
 	int			 major, minor;
 
 	c = get_client(ctx, err);
@@ -524,14 +525,8 @@ dra_source_server_info(struct dra_ctx *ctx, char *git_version, size_t gvlen,
 		snprintf(served, slen, "none");
 		return DRA_RET_OK;
 	}
-	snprintf(served, slen, "%s%s%s%s%s (reading %s)",
-	    info.served & KUBE_DRA_V1 ? "v1" : "",
-	    (info.served & KUBE_DRA_V1) && (info.served & ~KUBE_DRA_V1) ?
-	    "," : "",
-	    info.served & KUBE_DRA_V1BETA2 ? "v1beta2" : "",
-	    (info.served & KUBE_DRA_V1BETA2) &&
-	    (info.served & KUBE_DRA_V1BETA1) ? "," : "",
-	    info.served & KUBE_DRA_V1BETA1 ? "v1beta1" : "",
+	snprintf(served, slen, "%s (reading %s)",
+	    kube_dra_served_text(info.served, names, sizeof names),
 	    info.version);
 	return DRA_RET_OK;
 #else

@@ -409,6 +409,14 @@ int	kube_discover_dra(struct kube_client *c, const char *want,
 	    struct kube_dra_info *info, struct dra_err *err);
 
 /*
+ * The versions in served (KUBE_DRA_* bits, as kube_dra_info.served)
+ * as text, newest first, comma-separated: "v1,v1beta2"; "" for none.
+ * Written into buf of len bytes (cut at a whole name when it does not
+ * fit); returns buf.
+ */
+char	*kube_dra_served_text(int served, char *buf, size_t len);
+
+/*
  * The server's version from GET /version: *major and *minor as numbers
  * (leading digits of "major"/"minor", so GKE's "37+" gives 37), and
  * gitVersion ("v1.37.2") copied NUL-terminated into git_version of

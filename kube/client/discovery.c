@@ -114,18 +114,43 @@ group_serves(const cJSON *versions, const char *version)
 	return 0;
 }
 
+/* The versions this tool reads, newest first. */
+static const struct {
+	const char	*name;
+	int		 bit;
+} known[] = {
+	{ "v1", KUBE_DRA_V1 },
+	{ "v1beta2", KUBE_DRA_V1BETA2 },
+	{ "v1beta1", KUBE_DRA_V1BETA1 },
+};
+
+char *
+kube_dra_served_text(int served, char *buf, size_t len)
+{
+	size_t	i, at = 0;
+	int	n;
+
+	if (len == 0)
+		return buf;
+	buf[0] = '\0';
+	for (i = 0; i < sizeof known / sizeof known[0]; i++) {
+		if (!(served & known[i].bit))
+			continue;
+		n = snprintf(buf + at, len - at, "%s%s", at > 0 ? "," : "",
+		    known[i].name);
+		if (n < 0 || (size_t)n >= len - at) {
+			buf[at] = '\0';	/* no part of a name */
+			break;
+		}
+		at += (size_t)n;
+	}
+	return buf;
+}
+
 int
 kube_discover_dra(struct kube_client *c, const char *want,
     struct kube_dra_info *info, struct dra_err *err)
 {
-	static const struct {
-		const char	*name;
-		int		 bit;
-	} known[] = {
-		{ "v1", KUBE_DRA_V1 },
-		{ "v1beta2", KUBE_DRA_V1BETA2 },
-		{ "v1beta1", KUBE_DRA_V1BETA1 },
-	};
 	/* Where DeviceTaintRule may be served, newest first. */
 	static const char *const taint_versions[] = { "v1", "v1beta2",
 	    "v1alpha3" };

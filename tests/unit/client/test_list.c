@@ -531,6 +531,26 @@ test_query_escape(void **state)
 	free(s);
 }
 
+/* The served versions as `version` and doctor print them. */
+static void
+test_served_text(void **state)
+{
+	char	buf[64], small[9];
+
+	(void)state;
+	assert_string_equal(kube_dra_served_text(KUBE_DRA_V1 |
+	    KUBE_DRA_V1BETA2 | KUBE_DRA_V1BETA1, buf, sizeof buf),
+	    "v1,v1beta2,v1beta1");
+	assert_string_equal(kube_dra_served_text(KUBE_DRA_V1 |
+	    KUBE_DRA_V1BETA1, buf, sizeof buf), "v1,v1beta1");
+	assert_string_equal(kube_dra_served_text(KUBE_DRA_V1BETA2, buf,
+	    sizeof buf), "v1beta2");
+	assert_string_equal(kube_dra_served_text(0, buf, sizeof buf), "");
+	/* Cut at a whole name. */
+	assert_string_equal(kube_dra_served_text(KUBE_DRA_V1 |
+	    KUBE_DRA_V1BETA2, small, sizeof small), "v1");
+}
+
 int
 main(void)
 {
@@ -541,6 +561,7 @@ main(void)
 		cmocka_unit_test(test_discovery),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_query_escape),
+		cmocka_unit_test(test_served_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
