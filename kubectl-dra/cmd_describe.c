@@ -217,7 +217,7 @@ cmd_describe_exec(struct dra_ctx *ctx, struct dra_args *args)
 		if (text != NULL) {
 			if (printed++ > 0)
 				fputs("\n\n", stdout);
-			fputs(text, stdout);
+			dra_print_text(stdout, text);
 			free(text);
 		}
 		if (r != DRA_RET_OK)

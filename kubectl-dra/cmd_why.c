@@ -111,7 +111,7 @@ print_report(struct dra_ctx *ctx, const char *heading, const char *target,
 		cJSON_Delete(doc);
 	} else {
 		text = dra_why_text(heading, w);
-		fputs(text, stdout);
+		dra_print_text(stdout, text);
 		free(text);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))

@@ -337,6 +337,14 @@ int	dra_color_wanted(const struct dra_ctx *ctx);
 enum dra_ret dra_print_objects(FILE *f, const struct kube_snapshot *s,
 	    const struct dra_table *t, enum dra_output out, int single);
 
+/*
+ * Write a report text (describe, why) to f with every control
+ * character but newlines and tabs as '?', so names and messages from
+ * the cluster or a file never drive the terminal, as table cells never
+ * do (kubectl's printers.EscapeTerminal).
+ */
+void	dra_print_text(FILE *f, const char *text);
+
 /* Write v as indented JSON (kubectl -o json layout) and a newline. */
 void	dra_json_print(FILE *f, const struct cJSON *v);
 

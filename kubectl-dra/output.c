@@ -108,25 +108,33 @@ text_width(const char *s)
 }
 
 /*
- * Write a cell with every control character (C0 and DEL) as '?': names
- * and messages come from the cluster or a file, and an escape sequence
- * in them must not drive the terminal (kubectl's
- * printers.EscapeTerminal).  Each '?' is one column, as text_width
- * counts a control byte.
+ * Write s with every control character (C0 and DEL) as '?', except
+ * newlines and tabs when layout is set: names and messages come from
+ * the cluster or a file, and an escape sequence in them must not
+ * drive the terminal (kubectl's printers.EscapeTerminal).  Each '?' is
+ * one column, as text_width counts a control byte.
  */
 static void
-put_cell(FILE *f, const char *c)
+put_printable(FILE *f, const char *s, int layout)
 {
 	const char	*p;
 
-	for (p = c; *p != '\0'; p++) {
-		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-			fwrite(c, 1, (size_t)(p - c), f);
-			fputc('?', f);
-			c = p + 1;
-		}
+	for (p = s; *p != '\0'; p++) {
+		if ((unsigned char)*p >= 0x20 && *p != 0x7f)
+			continue;
+		if (layout && (*p == '\n' || *p == '\t'))
+			continue;
+		fwrite(s, 1, (size_t)(p - s), f);
+		fputc('?', f);
+		s = p + 1;
 	}
-	fputs(c, f);
+	fputs(s, f);
+}
+
+void
+dra_print_text(FILE *f, const char *text)
+{
+	put_printable(f, text, 1);
 }
 
 static void
@@ -254,7 +262,7 @@ dra_table_print_styled(FILE *f, const struct dra_table *t, int wide,
 			}
 			if (esc != NULL)
 				fputs(esc, f);
-			put_cell(f, c);
+			put_printable(f, c, 0);
 			if (esc != NULL)
 				fputs("\033[0m", f);
 			if (j + 1 < nvis)
