@@ -1316,8 +1316,10 @@ dra_top_build(const struct kube_snapshot *s, enum dra_top_kind kind,
 		    "finished");
 		return NULL;
 	}
-	m = dra_gpu_map(s, NULL, err);
-	if (m == NULL)
+	/* GPUS and COMPUTE: not a column of classes. */
+	m = NULL;
+	if (kind != DRA_TOP_CLASSES && (m = dra_gpu_map(s, NULL, err)) ==
+	    NULL)
 		return NULL;
 	t = xcalloc(1, sizeof *t);
 	dra_arena_init(&t->arena);
